@@ -1,0 +1,1 @@
+//! Agents for Bones (to come: random, heuristic, solver, PIMC, arena).

@@ -1,0 +1,49 @@
+//! The seeded shuffle of DESIGN.md, fixed exactly so that any implementation
+//! reproduces the same deals.
+//!
+//! `rng = ChaCha8Rng::seed_from_u64(seed)`; `deck = [0, 1, …, 27]`; for `i` from
+//! 27 down to 1: `j = (rng.next_u32() as u64 * (i + 1) as u64) >> 32`, swap
+//! `deck[i]` and `deck[j]`. A whole game keeps drawing from the same `rng`.
+
+use crate::domino::{Domino, DominoSet};
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// The random stream of a seed.
+pub fn rng_for_seed(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// Shuffles the 28 dominoes in dense order with DESIGN.md's Fisher-Yates.
+pub fn shuffle(rng: &mut ChaCha8Rng) -> [Domino; 28] {
+    let mut deck = Domino::ALL;
+    for i in (1..28usize).rev() {
+        let j = ((rng.next_u32() as u64 * (i as u64 + 1)) >> 32) as usize;
+        deck.swap(i, j);
+    }
+    deck
+}
+
+/// Deals `seats` hands of `per_seat` dominoes from a shuffled deck (seat s gets
+/// `deck[k*s..k*s+k]`); returns the hands and the rest in order (the boneyard).
+pub fn deal(rng: &mut ChaCha8Rng, seats: usize, per_seat: usize) -> ([DominoSet; 4], Vec<Domino>) {
+    let deck = shuffle(rng);
+    let mut hands = [DominoSet::EMPTY; 4];
+    for (s, hand) in hands.iter_mut().enumerate().take(seats) {
+        *hand = deck[per_seat * s..per_seat * (s + 1)]
+            .iter()
+            .copied()
+            .collect();
+    }
+    (hands, deck[seats * per_seat..].to_vec())
+}
+
+/// A Texas 42 deal: four hands of seven (no heap allocation).
+pub fn deal_texas42(rng: &mut ChaCha8Rng) -> [DominoSet; 4] {
+    let deck = shuffle(rng);
+    let mut hands = [DominoSet::EMPTY; 4];
+    for (i, d) in deck.iter().enumerate() {
+        hands[i / 7].insert(*d);
+    }
+    hands
+}

@@ -1,0 +1,41 @@
+//! Bones environment: Texas 42 and Doubles as deterministic, seeded,
+//! multi-agent turn-based environments.
+//!
+//! ```
+//! use bones_env::{Episode, Game, GameState, Texas42, Texas42Rules};
+//!
+//! let game = Texas42::new(Texas42Rules::STANDARD);
+//! let mut state = game.new_state(7, Episode::Hand);
+//! // Play the first legal action until the hand is over.
+//! while let Some(_seat) = state.current_seat() {
+//!     let a = state.legal_mask().iter().next().unwrap();
+//!     state.apply(a).unwrap();
+//! }
+//! let marks = state.hand().award();
+//! assert_eq!(marks[0] + marks[1], 1); // the forced bid of 30 is worth one mark
+//! ```
+
+pub mod action;
+pub mod deal;
+pub mod domino;
+pub mod game;
+pub mod observe;
+pub mod rules;
+pub mod texas42;
+
+pub use action::{ActionError, ActionMask};
+pub use domino::{Domino, DominoSet, ParseDominoError};
+pub use game::{Action, Episode, Game, GameState};
+pub use observe::Segment;
+pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
+pub use texas42::{Texas42, Texas42State};
+
+/// An action that is not legal in the current state (the state is unchanged).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal action id {action}; legal ids: {legal:?}")]
+pub struct IllegalAction {
+    /// The action tried.
+    pub action: Action,
+    /// The legal actions.
+    pub legal: ActionMask,
+}
