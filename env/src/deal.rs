@@ -30,10 +30,7 @@ pub fn deal(rng: &mut ChaCha8Rng, seats: usize, per_seat: usize) -> ([DominoSet;
     let deck = shuffle(rng);
     let mut hands = [DominoSet::EMPTY; 4];
     for (s, hand) in hands.iter_mut().enumerate().take(seats) {
-        *hand = deck[per_seat * s..per_seat * (s + 1)]
-            .iter()
-            .copied()
-            .collect();
+        *hand = deck[per_seat * s..per_seat * (s + 1)].iter().copied().collect();
     }
     (hands, deck[seats * per_seat..].to_vec())
 }

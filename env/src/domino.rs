@@ -137,11 +137,7 @@ impl FromStr for Domino {
     /// Parses `6-4` (and `4-6`).
     fn from_str(s: &str) -> Result<Domino, ParseDominoError> {
         let b = s.as_bytes();
-        if b.len() == 3
-            && b[1] == b'-'
-            && (b'0'..=b'6').contains(&b[0])
-            && (b'0'..=b'6').contains(&b[2])
-        {
+        if b.len() == 3 && b[1] == b'-' && (b'0'..=b'6').contains(&b[0]) && (b'0'..=b'6').contains(&b[2]) {
             Ok(Domino::new(b[0] - b'0', b[2] - b'0'))
         } else {
             Err(ParseDominoError(s.to_string()))
@@ -363,10 +359,7 @@ mod tests {
 
     #[test]
     fn count_totals_35_and_pip_suits_have_seven() {
-        assert_eq!(
-            Domino::ALL.iter().map(|d| d.count() as u32).sum::<u32>(),
-            35
-        );
+        assert_eq!(Domino::ALL.iter().map(|d| d.count() as u32).sum::<u32>(), 35);
         for n in 0..7 {
             assert_eq!(DominoSet::with_pip(n).len(), 7);
         }

@@ -35,17 +35,9 @@ pub struct ObsWriter<'a> {
 impl<'a> ObsWriter<'a> {
     /// Starts writing `segments` into `out` (which must have exactly their total length).
     pub fn new(out: &'a mut [f32], segments: &'static [Segment]) -> ObsWriter<'a> {
-        assert_eq!(
-            out.len(),
-            layout_len(segments),
-            "observation buffer has the wrong length"
-        );
+        assert_eq!(out.len(), layout_len(segments), "observation buffer has the wrong length");
         out.fill(0.0);
-        ObsWriter {
-            rest: out,
-            segments,
-            next: 0,
-        }
+        ObsWriter { rest: out, segments, next: 0 }
     }
 
     /// The slice of the next segment, which must be called `name`.
@@ -63,10 +55,7 @@ impl<'a> ObsWriter<'a> {
     /// Checks that every segment was handed out.
     #[inline]
     pub fn finish(self) {
-        assert!(
-            self.next == self.segments.len() && self.rest.is_empty(),
-            "observation not filled exactly"
-        );
+        assert!(self.next == self.segments.len() && self.rest.is_empty(), "observation not filled exactly");
     }
 }
 
@@ -75,10 +64,7 @@ pub fn layout_markdown(segments: &[Segment]) -> String {
     let mut s = String::from("| offset | length | segment | contents |\n|---:|---:|---|---|\n");
     let mut off = 0;
     for seg in segments {
-        s.push_str(&format!(
-            "| {} | {} | `{}` | {} |\n",
-            off, seg.len, seg.name, seg.doc
-        ));
+        s.push_str(&format!("| {} | {} | `{}` | {} |\n", off, seg.len, seg.name, seg.doc));
         off += seg.len;
     }
     s.push_str(&format!("| | **{off}** | | total |\n"));

@@ -35,25 +35,13 @@ pub enum RulesError {
 }
 
 fn bad(key: &str, value: &Value, expected: &str) -> RulesError {
-    RulesError::BadValue {
-        key: key.to_string(),
-        value: value.to_string(),
-        expected: expected.to_string(),
-    }
+    RulesError::BadValue { key: key.to_string(), value: value.to_string(), expected: expected.to_string() }
 }
 
-fn check_keys(
-    obj: &Map<String, Value>,
-    game: &'static str,
-    keys: &[&str],
-) -> Result<(), RulesError> {
+fn check_keys(obj: &Map<String, Value>, game: &'static str, keys: &[&str]) -> Result<(), RulesError> {
     for k in obj.keys() {
         if !keys.contains(&k.as_str()) {
-            return Err(RulesError::UnknownKey {
-                key: k.clone(),
-                game,
-                expected: keys.join(", "),
-            });
+            return Err(RulesError::UnknownKey { key: k.clone(), game, expected: keys.join(", ") });
         }
     }
     Ok(())
@@ -81,14 +69,9 @@ fn get_choice<T: Copy>(key: &str, v: &Value, choices: &[(&str, T)]) -> Result<T,
 pub fn parse_rules_arg(text: &str) -> Result<Value, RulesError> {
     let t = text.trim();
     if t.starts_with('{') {
-        let v: Value =
-            serde_json::from_str(t).map_err(|e| RulesError::NotRules(format!("{t}: {e}")))?;
+        let v: Value = serde_json::from_str(t).map_err(|e| RulesError::NotRules(format!("{t}: {e}")))?;
         Ok(v)
-    } else if t
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-        && !t.is_empty()
-    {
+    } else if t.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && !t.is_empty() {
         Ok(serde_json::json!({ "preset": t }))
     } else {
         Err(RulesError::NotRules(t.to_string()))
@@ -111,12 +94,7 @@ pub enum Variant {
 
 impl Variant {
     /// All variants in their canonical order.
-    pub const ALL: [Variant; 4] = [
-        Variant::NelO,
-        Variant::Sevens,
-        Variant::Plunge,
-        Variant::Splash,
-    ];
+    pub const ALL: [Variant; 4] = [Variant::NelO, Variant::Sevens, Variant::Plunge, Variant::Splash];
     /// Canonical name (`nel-o`, `sevens`, `plunge`, `splash`).
     pub const fn name(self) -> &'static str {
         match self {
@@ -202,16 +180,8 @@ impl Default for Texas42Rules {
     }
 }
 
-const T42_KEYS: [&str; 8] = [
-    "preset",
-    "variants",
-    "all_pass",
-    "early_end",
-    "scoring",
-    "target",
-    "nello_min_marks",
-    "nello_doubles",
-];
+const T42_KEYS: [&str; 8] =
+    ["preset", "variants", "all_pass", "early_end", "scoring", "target", "nello_min_marks", "nello_doubles"];
 
 impl Texas42Rules {
     /// The `standard` preset: no variants, every option at its default.
@@ -226,10 +196,7 @@ impl Texas42Rules {
     };
 
     /// The `full` preset: all four variants.
-    pub const FULL: Texas42Rules = Texas42Rules {
-        variants: Variants::ALL,
-        ..Texas42Rules::STANDARD
-    };
+    pub const FULL: Texas42Rules = Texas42Rules { variants: Variants::ALL, ..Texas42Rules::STANDARD };
 
     /// A preset by name.
     pub fn preset(name: &str) -> Option<Texas42Rules> {
@@ -242,9 +209,7 @@ impl Texas42Rules {
 
     /// Reads a rules object (`{}` gives the defaults).
     pub fn from_json(v: &Value) -> Result<Texas42Rules, RulesError> {
-        let obj = v
-            .as_object()
-            .ok_or_else(|| RulesError::NotRules(v.to_string()))?;
+        let obj = v.as_object().ok_or_else(|| RulesError::NotRules(v.to_string()))?;
         check_keys(obj, "texas42", &T42_KEYS)?;
         let mut r = match obj.get("preset") {
             None => Texas42Rules::STANDARD,
@@ -254,37 +219,23 @@ impl Texas42Rules {
                 .ok_or_else(|| bad("preset", p, "one of `standard`, `full`"))?,
         };
         if let Some(v) = obj.get("variants") {
-            let list = v.as_array().ok_or_else(|| {
-                bad(
-                    "variants",
-                    v,
-                    "a list of `nel-o`, `sevens`, `plunge`, `splash`",
-                )
-            })?;
+            let list =
+                v.as_array().ok_or_else(|| bad("variants", v, "a list of `nel-o`, `sevens`, `plunge`, `splash`"))?;
             let mut set = Variants::NONE;
             for item in list {
-                let choices: Vec<(&str, Variant)> =
-                    Variant::ALL.iter().map(|v| (v.name(), *v)).collect();
+                let choices: Vec<(&str, Variant)> = Variant::ALL.iter().map(|v| (v.name(), *v)).collect();
                 set = set.with(get_choice("variants", item, &choices)?);
             }
             r.variants = set;
         }
         if let Some(v) = obj.get("all_pass") {
-            r.all_pass = get_choice(
-                "all_pass",
-                v,
-                &[("forced", AllPass::Forced), ("redeal", AllPass::Redeal)],
-            )?;
+            r.all_pass = get_choice("all_pass", v, &[("forced", AllPass::Forced), ("redeal", AllPass::Redeal)])?;
         }
         if let Some(v) = obj.get("early_end") {
             r.early_end = get_bool("early_end", v)?;
         }
         if let Some(v) = obj.get("scoring") {
-            r.scoring = get_choice(
-                "scoring",
-                v,
-                &[("marks", Scoring::Marks), ("points", Scoring::Points)],
-            )?;
+            r.scoring = get_choice("scoring", v, &[("marks", Scoring::Marks), ("points", Scoring::Points)])?;
             if r.scoring == Scoring::Points {
                 r.target = 250;
             }
@@ -299,11 +250,7 @@ impl Texas42Rules {
             r.nello_doubles = get_choice(
                 "nello_doubles",
                 v,
-                &[
-                    ("own-suit", NelloDoubles::OwnSuit),
-                    ("high", NelloDoubles::High),
-                    ("low", NelloDoubles::Low),
-                ],
+                &[("own-suit", NelloDoubles::OwnSuit), ("high", NelloDoubles::High), ("low", NelloDoubles::Low)],
             )?;
         }
         Ok(r)
@@ -311,11 +258,7 @@ impl Texas42Rules {
 
     /// The complete rules as a JSON object (every key, no preset).
     pub fn to_json(&self) -> Value {
-        let variants: Vec<&str> = Variant::ALL
-            .iter()
-            .filter(|v| self.variants.has(**v))
-            .map(|v| v.name())
-            .collect();
+        let variants: Vec<&str> = Variant::ALL.iter().filter(|v| self.variants.has(**v)).map(|v| v.name()).collect();
         serde_json::json!({
             "variants": variants,
             "all_pass": match self.all_pass { AllPass::Forced => "forced", AllPass::Redeal => "redeal" },
@@ -357,11 +300,7 @@ pub struct DoublesRules {
 
 impl Default for DoublesRules {
     fn default() -> Self {
-        DoublesRules {
-            players: 4,
-            blocked_tie: BlockedTie::None,
-            target: 100,
-        }
+        DoublesRules { players: 4, blocked_tie: BlockedTie::None, target: 100 }
     }
 }
 
@@ -370,9 +309,7 @@ const DOUBLES_KEYS: [&str; 4] = ["preset", "players", "blocked_tie", "target"];
 impl DoublesRules {
     /// Reads a rules object. `preset` may only be `standard` (Doubles has no variants).
     pub fn from_json(v: &Value) -> Result<DoublesRules, RulesError> {
-        let obj = v
-            .as_object()
-            .ok_or_else(|| RulesError::NotRules(v.to_string()))?;
+        let obj = v.as_object().ok_or_else(|| RulesError::NotRules(v.to_string()))?;
         check_keys(obj, "doubles", &DOUBLES_KEYS)?;
         let mut r = DoublesRules::default();
         if let Some(p) = obj.get("preset") {
@@ -384,11 +321,7 @@ impl DoublesRules {
             r.players = get_uint("players", v, 2, 4)? as u8;
         }
         if let Some(v) = obj.get("blocked_tie") {
-            r.blocked_tie = get_choice(
-                "blocked_tie",
-                v,
-                &[("none", BlockedTie::None), ("split", BlockedTie::Split)],
-            )?;
+            r.blocked_tie = get_choice("blocked_tie", v, &[("none", BlockedTie::None), ("split", BlockedTie::Split)])?;
         }
         if let Some(v) = obj.get("target") {
             r.target = get_uint("target", v, 1, 1_000_000)?;
@@ -419,30 +352,18 @@ mod tests {
         let r = Texas42Rules::from_json(&json!({"scoring":"points"})).unwrap();
         assert_eq!(r.target, 250);
         let r = Texas42Rules::from_json(&json!({"variants":["sevens","nel-o"]})).unwrap();
-        assert!(
-            r.variants.has(Variant::Sevens)
-                && r.variants.has(Variant::NelO)
-                && !r.variants.has(Variant::Plunge)
-        );
+        assert!(r.variants.has(Variant::Sevens) && r.variants.has(Variant::NelO) && !r.variants.has(Variant::Plunge));
     }
 
     #[test]
     fn unknown_keys_and_bad_values_name_what_was_expected() {
-        let e = Texas42Rules::from_json(&json!({"earlyend":true}))
-            .unwrap_err()
-            .to_string();
+        let e = Texas42Rules::from_json(&json!({"earlyend":true})).unwrap_err().to_string();
         assert!(e.contains("earlyend") && e.contains("early_end"), "{e}");
-        let e = Texas42Rules::from_json(&json!({"nello_doubles":"middle"}))
-            .unwrap_err()
-            .to_string();
+        let e = Texas42Rules::from_json(&json!({"nello_doubles":"middle"})).unwrap_err().to_string();
         assert!(e.contains("own-suit") && e.contains("middle"), "{e}");
-        let e = Texas42Rules::from_json(&json!({"blocked_tie":"split"}))
-            .unwrap_err()
-            .to_string();
+        let e = Texas42Rules::from_json(&json!({"blocked_tie":"split"})).unwrap_err().to_string();
         assert!(e.contains("blocked_tie"), "{e}");
-        let e = DoublesRules::from_json(&json!({"early_end":false}))
-            .unwrap_err()
-            .to_string();
+        let e = DoublesRules::from_json(&json!({"early_end":false})).unwrap_err().to_string();
         assert!(e.contains("doubles"), "{e}");
         assert!(Texas42Rules::from_json(&json!({"preset":"fancy"})).is_err());
         assert!(Texas42Rules::from_json(&json!({"variants":["nel-o","bogus"]})).is_err());

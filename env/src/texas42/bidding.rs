@@ -95,11 +95,7 @@ impl Hand {
             self.outcome = Some(Outcome::Redeal);
         } else {
             let special = matches!(self.high_bid as Action, PLUNGE | SPLASH);
-            self.declarer = if special {
-                (self.bidder + 2) % 4
-            } else {
-                self.bidder
-            };
+            self.declarer = if special { (self.bidder + 2) % 4 } else { self.bidder };
             self.phase = Phase::Declaring;
             self.to_move = self.declarer;
         }
@@ -112,8 +108,7 @@ impl Hand {
         let bid = self.high_bid as Action;
         if is_mark_bid(bid) {
             let marks = bid_marks(bid);
-            if self.rules.variants.has(Variant::NelO) && marks >= self.rules.nello_min_marks as u32
-            {
+            if self.rules.variants.has(Variant::NelO) && marks >= self.rules.nello_min_marks as u32 {
                 m |= 1 << NEL_O;
             }
             if self.rules.variants.has(Variant::Sevens) {

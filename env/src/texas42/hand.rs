@@ -36,13 +36,7 @@ pub struct Trick {
 }
 
 impl Trick {
-    const EMPTY: Trick = Trick {
-        leader: 0,
-        plays: [Domino::from_index(0); 4],
-        len: 0,
-        winner: 0,
-        points: 0,
-    };
+    const EMPTY: Trick = Trick { leader: 0, plays: [Domino::from_index(0); 4], len: 0, winner: 0, points: 0 };
     /// The dominoes played so far.
     pub fn played(&self) -> &[Domino] {
         &self.plays[..self.len as usize]

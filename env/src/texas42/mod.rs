@@ -47,11 +47,7 @@ pub struct Texas42 {
 impl Texas42 {
     /// Texas 42 under `rules`, seat 0 shaking first.
     pub fn new(rules: Texas42Rules) -> Texas42 {
-        Texas42 {
-            rules,
-            dealer: 0,
-            reward: RewardMode::Marks,
-        }
+        Texas42 { rules, dealer: 0, reward: RewardMode::Marks }
     }
 
     /// A state from explicit hands (hand episodes only; a game needs a seed).
@@ -216,10 +212,7 @@ impl GameState for Texas42State {
     #[inline]
     fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
         if self.is_terminal() {
-            return Err(IllegalAction {
-                action: a,
-                legal: ActionMask::EMPTY,
-            });
+            return Err(IllegalAction { action: a, legal: ActionMask::EMPTY });
         }
         self.hand.apply(a)?;
         self.rewards = [0.0; 4];

@@ -94,11 +94,7 @@ const fn build(trump: usize, own: bool, doubles_low: bool) -> SuitTable {
         }
         i += 1;
     }
-    SuitTable {
-        lead_suit,
-        members,
-        power,
-    }
+    SuitTable { lead_suit, members, power }
 }
 
 /// Tables: 0..6 pip trumps, 7 doubles trump, 8 follow-me, 9..11 Nel-O
@@ -177,9 +173,7 @@ impl Hand {
     /// Nel-O is being played (the bidder's partner sits out).
     #[inline]
     pub fn is_nello(&self) -> bool {
-        self.phase != Phase::Bidding
-            && self.phase != Phase::Declaring
-            && self.declaration as Action == NEL_O
+        self.phase != Phase::Bidding && self.phase != Phase::Declaring && self.declaration as Action == NEL_O
     }
 
     /// The seat that sits out this hand, if any (Nel-O: the bidder's partner).

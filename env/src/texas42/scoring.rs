@@ -32,9 +32,8 @@ impl Hand {
             }
             return all_played.then_some(ours >= bid);
         }
-        let defenders_won = self.tricks_won[(self.bidder as usize + 1) % 4]
-            + self.tricks_won[(self.bidder as usize + 3) % 4]
-            > 0;
+        let defenders_won =
+            self.tricks_won[(self.bidder as usize + 1) % 4] + self.tricks_won[(self.bidder as usize + 3) % 4] > 0;
         (all_played || (early && defenders_won)).then_some(!defenders_won)
     }
 
