@@ -20,6 +20,7 @@ pub mod deal;
 pub mod domino;
 pub mod game;
 pub mod observe;
+pub mod record;
 pub mod rules;
 pub mod texas42;
 

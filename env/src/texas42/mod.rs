@@ -7,6 +7,7 @@ mod bidding;
 mod hand;
 mod observe;
 mod play;
+pub(crate) mod record;
 mod scoring;
 
 pub use bidding::{bid_marks, bid_value, is_mark_bid};

@@ -25,6 +25,7 @@ pub struct SuitTable {
     pub power: [[u8; 28]; 8],
 }
 
+/// Rank within a suit: 1..=9, higher wins (non-doubles 2..=8 by their other end).
 const fn rank_in(suit: usize, d: Domino, doubles_low: bool) -> u8 {
     if suit == DOUBLES_SUIT {
         1 + d.high()
@@ -32,7 +33,7 @@ const fn rank_in(suit: usize, d: Domino, doubles_low: bool) -> u8 {
         if doubles_low {
             1
         } else {
-            8
+            9
         }
     } else {
         2 + d.other(suit as u8)

@@ -1,0 +1,230 @@
+//! Game records (JSON lines) and replay: validate a record, run its actions,
+//! and annotate it with a `result` (or an `error`), as DESIGN.md specifies.
+//!
+//! ```
+//! let line = r#"{"game":"texas42","seed":1,"actions":["pass","30"]}"#;
+//! let (out, ok) = bones_env::record::replay_line(line, 1);
+//! assert!(ok);
+//! assert_eq!(out["result"]["done"], false);
+//! assert_eq!(out["result"]["next"]["seat"], 3);
+//! ```
+
+use crate::domino::{Domino, DominoSet};
+use crate::game::{Action, Game, GameState};
+use serde_json::{json, Map, Value};
+
+/// Why a record failed; becomes the `error` object of the replay output.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct RecordError {
+    /// 0-based index into `actions` (None when the record itself is bad).
+    pub index: Option<usize>,
+    /// The action at `index`.
+    pub action: Option<String>,
+    /// What was wrong and what was expected.
+    pub message: String,
+    /// The legal actions at `index`.
+    pub legal: Option<Vec<String>>,
+}
+
+impl RecordError {
+    /// An error about the record as a whole (bad key, bad hands, …).
+    pub fn record(message: impl Into<String>) -> RecordError {
+        RecordError { index: None, action: None, message: message.into(), legal: None }
+    }
+
+    /// The `error` object with its 1-based input `line`.
+    pub fn to_json(&self, line: usize) -> Value {
+        json!({ "line": line, "index": self.index, "action": self.action,
+                "message": self.message, "legal": self.legal })
+    }
+}
+
+/// Replays one input line. Returns the output object (the record with `result`,
+/// or with `error`) and whether it succeeded.
+pub fn replay_line(line: &str, line_no: usize) -> (Value, bool) {
+    let parsed: Result<Value, _> = serde_json::from_str(line);
+    let mut record = match parsed {
+        Ok(Value::Object(m)) => m,
+        Ok(other) => {
+            let e = RecordError::record(format!("a record must be a JSON object, got {}", kind(&other)));
+            return (json!({ "error": e.to_json(line_no) }), false);
+        }
+        Err(err) => {
+            let e = RecordError::record(format!("malformed JSON: {err}"));
+            return (json!({ "error": e.to_json(line_no) }), false);
+        }
+    };
+    record.remove("result");
+    record.remove("error");
+    let outcome = match record.get("game").and_then(Value::as_str) {
+        Some("texas42") => crate::texas42::record::replay(&mut record),
+        Some(other) => Err(RecordError::record(format!("unknown game `{other}`: expected `texas42` or `doubles`"))),
+        None => Err(RecordError::record("missing `game`: expected \"game\":\"texas42\" or \"game\":\"doubles\"")),
+    };
+    match outcome {
+        Ok(result) => {
+            record.insert("result".into(), result);
+            (Value::Object(record), true)
+        }
+        Err(e) => {
+            record.insert("error".into(), e.to_json(line_no));
+            (Value::Object(record), false)
+        }
+    }
+}
+
+/// A JSON value's kind, for messages.
+pub fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Checks that every key of the record is one of `keys`.
+pub fn check_keys(record: &Map<String, Value>, game: &str, keys: &[&str]) -> Result<(), RecordError> {
+    for k in record.keys() {
+        if !keys.contains(&k.as_str()) {
+            return Err(RecordError::record(format!(
+                "unknown key `{k}` in a {game} record: expected one of {}",
+                keys.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads an optional unsigned integer key.
+pub fn get_u64(record: &Map<String, Value>, key: &str, max: u64) -> Result<Option<u64>, RecordError> {
+    match record.get(key) {
+        None => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n <= max => Ok(Some(n)),
+            _ => Err(RecordError::record(format!("bad `{key}` {v}: expected an integer 0..={max}"))),
+        },
+    }
+}
+
+/// Reads `actions` (a list of strings; missing = empty).
+pub fn get_actions(record: &Map<String, Value>) -> Result<Vec<String>, RecordError> {
+    match record.get("actions") {
+        None => Ok(Vec::new()),
+        Some(Value::Array(list)) => list
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                a.as_str().map(str::to_string).ok_or_else(|| RecordError {
+                    index: Some(i),
+                    action: None,
+                    message: format!("action {i} is {}: expected an action name string", kind(a)),
+                    legal: None,
+                })
+            })
+            .collect(),
+        Some(v) => Err(RecordError::record(format!("bad `actions`: expected a list of action names, got {}", kind(v)))),
+    }
+}
+
+/// Reads a list of hands of domino names. `sizes` gives the expected number of
+/// dominoes per hand; dominoes must be distinct across `taken` and the hands.
+pub fn parse_hands(v: &Value, sizes: &[usize], taken: &mut DominoSet) -> Result<Vec<DominoSet>, RecordError> {
+    let list = v.as_array().ok_or_else(|| {
+        RecordError::record(format!("bad `hands`: expected a list of {} hands, got {}", sizes.len(), kind(v)))
+    })?;
+    if list.len() != sizes.len() {
+        return Err(RecordError::record(format!("bad `hands`: expected {} hands, got {}", sizes.len(), list.len())));
+    }
+    let mut hands = Vec::with_capacity(list.len());
+    for (seat, (h, &size)) in list.iter().zip(sizes).enumerate() {
+        let what = format!("hand {seat}");
+        let set = parse_dominoes(h, &what, Some(size), taken)?;
+        hands.push(set);
+    }
+    Ok(hands)
+}
+
+/// Reads a list of domino names (`what` names it in messages), checking the
+/// count and that none repeats or is already in `taken`; adds them to `taken`.
+/// Returns them in the given order.
+pub fn parse_domino_list(
+    v: &Value,
+    what: &str,
+    size: Option<usize>,
+    taken: &mut DominoSet,
+) -> Result<Vec<Domino>, RecordError> {
+    let list = v.as_array().ok_or_else(|| {
+        RecordError::record(format!("bad {what}: expected a list of domino names like \"6-4\", got {}", kind(v)))
+    })?;
+    if let Some(n) = size {
+        if list.len() != n {
+            return Err(RecordError::record(format!("bad {what}: expected {n} dominoes, got {}", list.len())));
+        }
+    }
+    let mut out = Vec::with_capacity(list.len());
+    for item in list {
+        let d = item
+            .as_str()
+            .ok_or_else(|| RecordError::record(format!("bad {what}: {item} is not a domino name like \"6-4\"")))?
+            .parse::<Domino>()
+            .map_err(|e| RecordError::record(format!("bad {what}: {e}")))?;
+        if taken.contains(d) {
+            return Err(RecordError::record(format!("bad {what}: domino {d} appears more than once in the deal")));
+        }
+        taken.insert(d);
+        out.push(d);
+    }
+    Ok(out)
+}
+
+fn parse_dominoes(v: &Value, what: &str, size: Option<usize>, taken: &mut DominoSet) -> Result<DominoSet, RecordError> {
+    Ok(parse_domino_list(v, what, size, taken)?.into_iter().collect())
+}
+
+/// A set of dominoes as a list of names in dense order.
+pub fn domino_names(set: DominoSet) -> Value {
+    Value::Array(set.iter().map(|d| Value::String(d.to_string())).collect())
+}
+
+/// Legal action names of a state, in id order.
+pub fn legal_names<G: Game>(game: &G, state: &G::State) -> Vec<String> {
+    state.legal_mask().iter().map(|a| game.action_name(a).to_string()).collect()
+}
+
+/// Applies the `i`-th action (by name) to `state`, or explains why it cannot.
+pub fn apply_named<G: Game>(game: &G, state: &mut G::State, i: usize, name: &str) -> Result<Action, RecordError> {
+    if state.is_terminal() {
+        return Err(RecordError {
+            index: Some(i),
+            action: Some(name.to_string()),
+            message: format!("action `{name}` comes after the record is over"),
+            legal: Some(Vec::new()),
+        });
+    }
+    let legal = || Some(legal_names(game, state));
+    let a = game.parse_action(name).map_err(|e| RecordError {
+        index: Some(i),
+        action: Some(name.to_string()),
+        message: e.to_string(),
+        legal: legal(),
+    })?;
+    if let Err(e) = state.apply(a) {
+        let names: Vec<String> = e.legal.iter().map(|a| game.action_name(a).to_string()).collect();
+        return Err(RecordError {
+            index: Some(i),
+            action: Some(name.to_string()),
+            message: format!("illegal action `{name}`: the legal actions are {}", names.join(", ")),
+            legal: Some(names),
+        });
+    }
+    Ok(a)
+}
+
+/// A `{"seat":s,"action":…,"legal":[…]}` step.
+pub fn step_json(seat: usize, action: &str, legal: Vec<String>) -> Value {
+    json!({ "seat": seat, "action": action, "legal": legal })
+}
