@@ -18,18 +18,22 @@
 pub mod action;
 pub mod deal;
 pub mod domino;
+pub mod env;
 pub mod game;
 pub mod observe;
 pub mod record;
 pub mod rules;
 pub mod texas42;
+pub mod vec_env;
 
 pub use action::{ActionError, ActionMask};
 pub use domino::{Domino, DominoSet, ParseDominoError};
+pub use env::{Env, EnvError, TimeStep};
 pub use game::{Action, Episode, Game, GameState};
 pub use observe::Segment;
 pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
 pub use texas42::{Texas42, Texas42State};
+pub use vec_env::{VecEnv, VecEnvError};
 
 /// An action that is not legal in the current state (the state is unchanged).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
