@@ -18,6 +18,7 @@
 pub mod action;
 pub mod deal;
 pub mod domino;
+pub mod doubles;
 pub mod env;
 pub mod game;
 pub mod observe;
@@ -28,6 +29,7 @@ pub mod vec_env;
 
 pub use action::{ActionError, ActionMask};
 pub use domino::{Domino, DominoSet, ParseDominoError};
+pub use doubles::{Doubles, DoublesState};
 pub use env::{Env, EnvError, TimeStep};
 pub use game::{Action, Episode, Game, GameState};
 pub use observe::Segment;

@@ -1,0 +1,352 @@
+//! Doubles: the draw game of RULES.md where every double is a spinner, for 2, 3
+//! or 4 players, each for themself.
+//!
+//! [`Doubles`] holds the rules; [`DoublesState`] is one round, or a whole game of
+//! rounds to the target (`Episode::Game`). A [`Round`] is the allocation-free
+//! state of one round (hands, boneyard in draw order, [`Board`], history).
+//!
+//! Action ids (stable; see [`actions`] for the table): 0..7 opening doubles
+//! `0-0` … `6-6`; 7..56 attachments by domino in dense order (`n-n@n` one id,
+//! `h-l@h` then `h-l@l`); 56 `draw`; 57 `pass`.
+//!
+//! Rewards (zero-sum, per seat; unused seats get 0): a round episode pays each
+//! seat its round score minus the mean of all players' round scores when the round
+//! ends; a game episode pays +1 to the winner and -1/(n-1) to the others when the
+//! game ends (and nothing on the rounds before).
+
+pub mod actions;
+mod board;
+mod observe;
+mod play;
+
+pub use actions::{
+    action_name, attach_action, decode, open_action, parse_doubles, played_domino, Move, ATTACH, DRAW, NAMES_DOUBLES,
+    NUM_ACTIONS_DOUBLES, OPEN, PASS,
+};
+pub use board::Board;
+pub use observe::{OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
+pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
+
+use crate::action::{ActionError, ActionMask};
+use crate::deal::{rng_for_seed, shuffle};
+use crate::domino::{Domino, DominoSet};
+use crate::game::{Action, Episode, Game, GameState};
+use crate::observe::Segment;
+use crate::rules::DoublesRules;
+use crate::IllegalAction;
+use rand_chacha::ChaCha8Rng;
+
+/// Why explicit hands and boneyard do not make a Doubles deal.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    /// The number of hands is not the number of players.
+    #[error("{players} players need {players} hands, got {got}")]
+    WrongSeats {
+        /// Players under the rules.
+        players: u8,
+        /// Hands given.
+        got: usize,
+    },
+    /// A domino is in two hands, twice in the boneyard, or in a hand and the boneyard.
+    #[error("domino {0} is dealt more than once")]
+    Duplicate(Domino),
+    /// A hand of the wrong size.
+    #[error("seat {seat} holds {got} dominoes; with {players} players each hand holds {expected}")]
+    WrongHandSize {
+        /// The seat.
+        seat: usize,
+        /// Dominoes it holds.
+        got: usize,
+        /// Dominoes it should hold.
+        expected: usize,
+        /// Players.
+        players: u8,
+    },
+    /// Hands and boneyard together are not the 28 dominoes.
+    #[error("the hands and boneyard hold {got} distinct dominoes, not all 28 (missing: {missing:?})")]
+    NotAllDominoes {
+        /// Distinct dominoes given.
+        got: usize,
+        /// Dominoes not dealt anywhere.
+        missing: DominoSet,
+    },
+    /// No one holds a double: that deal would be thrown in.
+    #[error("no double among the hands: such a deal is thrown in and redealt, so a record must not hold it")]
+    NoDouble,
+}
+
+/// Doubles under a set of rules.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Doubles {
+    /// Rule options (players, blocked-tie scoring, target).
+    pub rules: DoublesRules,
+}
+
+impl Doubles {
+    /// Doubles under `rules`.
+    pub fn new(rules: DoublesRules) -> Doubles {
+        Doubles { rules }
+    }
+
+    /// Players at the table.
+    #[inline]
+    pub fn players(&self) -> u8 {
+        self.rules.players
+    }
+
+    /// A round episode from explicit hands (one per player) and the boneyard in
+    /// draw order; an error when they are not a valid deal.
+    pub fn from_deal(&self, hands: &[DominoSet], boneyard: &[Domino]) -> Result<DoublesState, DealError> {
+        let players = self.rules.players;
+        if hands.len() != players as usize {
+            return Err(DealError::WrongSeats { players, got: hands.len() });
+        }
+        let mut seen = DominoSet::EMPTY;
+        for d in hands.iter().flat_map(|h| h.iter()).chain(boneyard.iter().copied()) {
+            if seen.contains(d) {
+                return Err(DealError::Duplicate(d));
+            }
+            seen.insert(d);
+        }
+        let k = hand_size(players);
+        for (seat, h) in hands.iter().enumerate() {
+            if h.len() != k {
+                return Err(DealError::WrongHandSize { seat, got: h.len(), expected: k, players });
+            }
+        }
+        if seen != DominoSet::FULL {
+            return Err(DealError::NotAllDominoes { got: seen.len(), missing: !seen });
+        }
+        if highest_double(hands).is_none() {
+            return Err(DealError::NoDouble);
+        }
+        let mut h4 = [DominoSet::EMPTY; 4];
+        h4[..hands.len()].copy_from_slice(hands);
+        let mut st = self.new_state(0, Episode::Hand);
+        st.round = Round::new(players, self.rules.blocked_tie, h4, boneyard);
+        Ok(st)
+    }
+
+    /// Deals the next round from `rng`: DESIGN.md's shuffle, seat s gets
+    /// `deck[k*s..k*s+k]`, the boneyard is the rest; redealt from the same stream
+    /// while no hand holds a double.
+    pub fn deal_round(&self, rng: &mut ChaCha8Rng) -> Round {
+        let players = self.rules.players as usize;
+        let k = hand_size(self.rules.players);
+        loop {
+            let deck = shuffle(rng);
+            let mut hands = [DominoSet::EMPTY; 4];
+            for (s, hand) in hands.iter_mut().enumerate().take(players) {
+                *hand = deck[k * s..k * (s + 1)].iter().copied().collect();
+            }
+            if highest_double(&hands[..players]).is_some() {
+                return Round::new(self.rules.players, self.rules.blocked_tie, hands, &deck[k * players..]);
+            }
+        }
+    }
+}
+
+impl Game for Doubles {
+    type State = DoublesState;
+    fn name(&self) -> &'static str {
+        "doubles"
+    }
+    fn num_players(&self) -> usize {
+        self.rules.players as usize
+    }
+    fn num_actions(&self) -> usize {
+        NUM_ACTIONS_DOUBLES
+    }
+    fn obs_len(&self) -> usize {
+        OBS_LEN_DOUBLES
+    }
+    fn obs_segments(&self) -> &'static [Segment] {
+        &OBS_SEGMENTS_DOUBLES
+    }
+    fn obs_version(&self) -> u32 {
+        OBS_VERSION_DOUBLES
+    }
+    fn action_name(&self, a: Action) -> &'static str {
+        action_name(a)
+    }
+    fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
+        parse_doubles(name)
+    }
+    fn new_state(&self, seed: u64, episode: Episode) -> DoublesState {
+        let mut rng = rng_for_seed(seed);
+        let round = self.deal_round(&mut rng);
+        DoublesState {
+            game: *self,
+            round,
+            episode,
+            totals: [0; 4],
+            rng,
+            winner: None,
+            rewards: [0.0; 4],
+            previous: None,
+            rounds_played: 0,
+            steps: 0,
+        }
+    }
+}
+
+/// A Doubles round in progress, or a whole game of rounds.
+#[derive(Clone, Debug)]
+pub struct DoublesState {
+    game: Doubles,
+    round: Round,
+    episode: Episode,
+    totals: [u32; 4],
+    rng: ChaCha8Rng,
+    winner: Option<u8>,
+    rewards: [f32; 4],
+    previous: Option<Round>,
+    rounds_played: u32,
+    steps: u32,
+}
+
+impl DoublesState {
+    /// The current round.
+    pub fn round(&self) -> &Round {
+        &self.round
+    }
+    /// The round that finished on the last action of a game episode, when a new
+    /// one was dealt after it.
+    pub fn previous_round(&self) -> Option<&Round> {
+        self.previous.as_ref()
+    }
+    /// Game totals per seat (the finished rounds' scores added up).
+    pub fn totals(&self) -> [u32; 4] {
+        self.totals
+    }
+    /// The seat that won the game (game episodes, once over).
+    pub fn game_winner(&self) -> Option<u8> {
+        self.winner
+    }
+    /// Rounds finished so far in this episode.
+    pub fn rounds_played(&self) -> u32 {
+        self.rounds_played
+    }
+    /// Actions taken in this episode.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+    /// Round or game episode.
+    pub fn episode(&self) -> Episode {
+        self.episode
+    }
+    /// The game (rules) this state is played under.
+    pub fn game(&self) -> &Doubles {
+        &self.game
+    }
+    /// The current round's hands (unused seats empty).
+    pub fn hands(&self) -> &[DominoSet; 4] {
+        &self.round.hands
+    }
+    /// The current round's boneyard left, in draw order.
+    pub fn boneyard(&self) -> &[Domino] {
+        self.round.boneyard()
+    }
+    /// The current round's scores (set when it is over).
+    pub fn scores(&self) -> [u32; 4] {
+        self.round.scores
+    }
+    /// How the current round ended.
+    pub fn end(&self) -> Option<End> {
+        self.round.end
+    }
+    /// The seat that won the current round (`None` while playing, or for a tied block).
+    pub fn round_winner(&self) -> Option<u8> {
+        self.round.winner
+    }
+
+    fn finish_round(&mut self) {
+        self.rounds_played += 1;
+        let n = self.game.rules.players as usize;
+        if self.episode == Episode::Hand {
+            let s = &self.round.scores[..n];
+            let mean = s.iter().sum::<u32>() as f32 / n as f32;
+            for (r, &s) in self.rewards.iter_mut().zip(s) {
+                *r = s as f32 - mean;
+            }
+            return;
+        }
+        for (t, s) in self.totals.iter_mut().zip(&self.round.scores[..n]) {
+            *t += s;
+        }
+        let high = *self.totals[..n].iter().max().expect("players");
+        let leaders = self.totals[..n].iter().filter(|&&t| t == high).count();
+        if high >= self.game.rules.target && leaders == 1 {
+            let w = self.totals[..n].iter().position(|&t| t == high).expect("leader");
+            self.winner = Some(w as u8);
+            for (i, r) in self.rewards[..n].iter_mut().enumerate() {
+                *r = if i == w { 1.0 } else { -1.0 / (n - 1) as f32 };
+            }
+        } else {
+            self.previous = Some(self.round);
+            self.round = self.game.deal_round(&mut self.rng);
+        }
+    }
+}
+
+impl GameState for DoublesState {
+    #[inline]
+    fn current_seat(&self) -> Option<usize> {
+        (!self.is_terminal()).then_some(self.round.to_move as usize)
+    }
+    #[inline]
+    fn legal_mask(&self) -> ActionMask {
+        if self.is_terminal() {
+            ActionMask::EMPTY
+        } else {
+            self.round.legal_mask()
+        }
+    }
+    #[inline]
+    fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
+        if self.is_terminal() {
+            return Err(IllegalAction { action: a, legal: ActionMask::EMPTY });
+        }
+        self.round.apply(a)?;
+        self.steps += 1;
+        self.rewards = [0.0; 4];
+        self.previous = None;
+        if self.round.is_done() {
+            self.finish_round();
+        }
+        Ok(())
+    }
+    #[inline]
+    fn is_terminal(&self) -> bool {
+        match self.episode {
+            Episode::Hand => self.round.is_done(),
+            Episode::Game => self.winner.is_some(),
+        }
+    }
+    fn rewards(&self) -> [f32; 4] {
+        self.rewards
+    }
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        observe::write(self, seat, out)
+    }
+}
+
+/// The `highest` baseline: the legal play with the highest pip total (ties: the
+/// lowest action id); `draw` or `pass` when that is the only option. Panics when
+/// the state is terminal.
+pub fn highest_pip_action(state: &DoublesState) -> Action {
+    highest_pip_in(state.legal_mask()).expect("a legal action")
+}
+
+/// [`highest_pip_action`] over a legal mask (`None` when the mask is empty).
+pub fn highest_pip_in(mask: ActionMask) -> Option<Action> {
+    let mut best: Option<(Action, u8)> = None;
+    for a in mask.iter() {
+        if let Some(d) = played_domino(a) {
+            if best.is_none_or(|(_, p)| d.pips() > p) {
+                best = Some((a, d.pips()));
+            }
+        }
+    }
+    best.map(|(a, _)| a).or_else(|| mask.iter().next())
+}
