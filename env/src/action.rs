@@ -65,8 +65,11 @@ impl ActionMask {
     }
     /// Writes the mask as 0/1 floats into `out[..n]`.
     pub fn write_f32(self, out: &mut [f32]) {
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = ((self.0 >> i) & 1) as f32;
+        out.fill(0.0);
+        for a in self.iter() {
+            if let Some(o) = out.get_mut(a) {
+                *o = 1.0;
+            }
         }
     }
 }

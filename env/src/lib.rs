@@ -16,6 +16,7 @@
 //! ```
 
 pub mod action;
+pub mod bench;
 pub mod deal;
 pub mod domino;
 pub mod doubles;

@@ -92,6 +92,8 @@ pub struct Hand {
     pub tricks_won: [u8; 4],
     /// Set when `phase == Done`.
     pub outcome: Option<Outcome>,
+    /// Legal actions of the seat to move (kept current by every `apply`).
+    legal: ActionMask,
 }
 
 /// Team of a seat (seats 0, 2 are team 0).
@@ -121,11 +123,23 @@ impl Hand {
             points: [0; 2],
             tricks_won: [0; 4],
             outcome: None,
+            legal: ActionMask::EMPTY,
         }
+        .with_legal()
+    }
+
+    fn with_legal(mut self) -> Hand {
+        self.legal = self.compute_legal();
+        self
     }
 
     /// Legal actions of the seat to move.
+    #[inline]
     pub fn legal_mask(&self) -> ActionMask {
+        self.legal
+    }
+
+    fn compute_legal(&self) -> ActionMask {
         match self.phase {
             Phase::Bidding => self.bid_mask(),
             Phase::Declaring => self.declare_mask(),
@@ -147,6 +161,7 @@ impl Hand {
             Phase::Playing => self.apply_play(Domino::from_index(a - PLAY)),
             Phase::Done => unreachable!("no action is legal in a finished hand"),
         }
+        self.legal = self.compute_legal();
         Ok(())
     }
 

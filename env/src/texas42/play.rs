@@ -131,12 +131,7 @@ const SEVENS_DIST: [DominoSet; 8] = {
 /// Distance of a domino from 7 pips.
 #[inline]
 pub const fn sevens_distance(d: Domino) -> u8 {
-    let p = d.pips();
-    if p > 7 {
-        p - 7
-    } else {
-        7 - p
-    }
+    d.pips().abs_diff(7)
 }
 
 /// The dominoes of `hand` closest to 7 pips (the Sevens obligation).
