@@ -239,6 +239,12 @@ impl DoublesState {
     pub fn game(&self) -> &Doubles {
         &self.game
     }
+    /// A copy of this state with the current round replaced, for determinization
+    /// (search agents sampling the hidden hands and boneyard consistent with an
+    /// observation) and tests. The caller keeps the round consistent with the rules.
+    pub fn with_round(&self, round: Round) -> DoublesState {
+        DoublesState { round, ..self.clone() }
+    }
     /// The current round's hands (unused seats empty).
     pub fn hands(&self) -> &[DominoSet; 4] {
         &self.round.hands

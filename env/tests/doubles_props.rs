@@ -1,0 +1,239 @@
+//! Property tests for Doubles over random deals and random legal play:
+//! dominoes are conserved, the legal mask is exactly the set of actions `apply`
+//! accepts, rounds and games terminate, round scores follow the pip rule, and
+//! observations leak nothing hidden.
+
+use bones_env::doubles::{Doubles, DoublesState, End, Round, NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES};
+use bones_env::rules::{BlockedTie, DoublesRules};
+use bones_env::{Domino, DominoSet, Episode, Game, GameState};
+use proptest::prelude::*;
+
+fn game(players: u8, split: bool) -> Doubles {
+    let blocked_tie = if split { BlockedTie::Split } else { BlockedTie::None };
+    Doubles::new(DoublesRules { players, blocked_tie, ..DoublesRules::default() })
+}
+
+fn check_conserved(r: &Round) {
+    let mut all = r.board.placed;
+    let mut count = r.board.placed.len() + r.boneyard().len();
+    for s in 0..4 {
+        if s >= r.players as usize {
+            assert!(r.hands[s].is_empty());
+        }
+        assert!((all & r.hands[s]).is_empty(), "a domino in two places");
+        all |= r.hands[s];
+        count += r.hands[s].len();
+    }
+    for d in r.boneyard() {
+        assert!(!all.contains(*d), "a boneyard domino elsewhere too");
+        all.insert(*d);
+    }
+    assert_eq!(all, DominoSet::FULL);
+    assert_eq!(count, 28);
+}
+
+/// The round's scores from RULES.md, computed from the final hands.
+fn pip_rule(r: &Round) -> ([u32; 4], Option<u8>) {
+    let n = r.players as usize;
+    let pips: Vec<u32> = (0..n).map(|s| r.hands[s].pips()).collect();
+    let total: u32 = pips.iter().sum();
+    let mut scores = [0u32; 4];
+    match r.end.unwrap() {
+        End::Domino => {
+            let w = (0..n).find(|&s| r.hands[s].is_empty()).unwrap();
+            scores[w] = total;
+            (scores, Some(w as u8))
+        }
+        End::Blocked => {
+            let low = *pips.iter().min().unwrap();
+            let tied: Vec<usize> = (0..n).filter(|&s| pips[s] == low).collect();
+            let rest = total - low * tied.len() as u32;
+            if tied.len() == 1 {
+                scores[tied[0]] = rest;
+                (scores, Some(tied[0] as u8))
+            } else {
+                if r.blocked_tie == BlockedTie::Split {
+                    for &s in &tied {
+                        scores[s] = rest / tied.len() as u32;
+                    }
+                }
+                (scores, None)
+            }
+        }
+    }
+}
+
+fn check_state(st: &DoublesState) {
+    let r = st.round();
+    check_conserved(r);
+    let mask = st.legal_mask();
+    assert_eq!(mask.is_empty(), st.is_terminal());
+    for a in 0..64 {
+        let mut c = st.clone();
+        let ok = c.apply(a).is_ok();
+        assert_eq!(ok, mask.contains(a), "action {a}: legal mask {mask:?}");
+        assert!(a < NUM_ACTIONS_DOUBLES || !ok);
+    }
+    if !st.is_terminal() {
+        assert!(!r.is_blocked(), "a blocked round is still running");
+        if let Some(d) = r.drawn {
+            assert!(r.hands[r.to_move as usize].contains(d));
+            for a in mask.iter() {
+                let p = bones_env::doubles::played_domino(a);
+                assert!(p == Some(d) || a == bones_env::doubles::PASS, "after a draw only the drawn domino plays");
+            }
+        }
+        if mask.contains(bones_env::doubles::DRAW) {
+            assert!(r.boneyard().len() > 2);
+        }
+    }
+}
+
+/// A copy of the round with the dominoes hidden from `me` (other hands and the
+/// boneyard) shuffled among those places, sizes kept.
+fn reshuffle_hidden(r: &Round, me: usize, key: u64) -> Round {
+    let n = r.players as usize;
+    let mut hidden: Vec<Domino> = r.boneyard().to_vec();
+    for s in (0..n).filter(|&s| s != me) {
+        hidden.extend(r.hands[s].iter());
+    }
+    // A deterministic permutation from `key`.
+    let mut x = key | 1;
+    for i in (1..hidden.len()).rev() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        hidden.swap(i, (x % (i as u64 + 1)) as usize);
+    }
+    let mut out = *r;
+    let mut k = 0;
+    for s in (0..n).filter(|&s| s != me) {
+        let size = r.hands[s].len();
+        out.hands[s] = hidden[k..k + size].iter().copied().collect();
+        k += size;
+    }
+    let start = r.bone_next as usize;
+    out.bones[start..start + r.boneyard().len()].copy_from_slice(&hidden[k..]);
+    if r.drawn.is_some() && r.to_move as usize != me {
+        out.drawn = out.hands[r.to_move as usize].first();
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn rounds_conserve_dominoes_mask_matches_apply_and_score_by_pips(
+        players in 2u8..=4, seed in any::<u64>(), split in any::<bool>(),
+        choices in prop::collection::vec(any::<u16>(), 1..64),
+    ) {
+        let g = game(players, split);
+        let mut st = g.new_state(seed, Episode::Hand);
+        let mut steps = 0;
+        check_state(&st);
+        while !st.is_terminal() {
+            let mask = st.legal_mask();
+            let a = mask.nth(choices[steps % choices.len()] as usize % mask.len());
+            st.apply(a).unwrap();
+            steps += 1;
+            prop_assert!(steps < 500);
+            check_state(&st);
+            if !st.is_terminal() {
+                prop_assert_eq!(st.rewards(), [0.0; 4]);
+            }
+        }
+        let r = st.round();
+        prop_assert_eq!(r.steps as usize, steps);
+        let (scores, winner) = pip_rule(r);
+        prop_assert_eq!(r.scores, scores);
+        prop_assert_eq!(r.winner, winner);
+        if r.end == Some(End::Blocked) {
+            prop_assert!(r.boneyard().len() <= 2);
+        }
+        let rw = st.rewards();
+        prop_assert!(rw.iter().sum::<f32>().abs() < 1e-3);
+        prop_assert!(rw[players as usize..].iter().all(|&x| x == 0.0));
+    }
+
+    #[test]
+    fn observations_do_not_depend_on_hidden_dominoes(
+        players in 2u8..=4, seed in any::<u64>(), key in any::<u64>(),
+        choices in prop::collection::vec(any::<u16>(), 1..64), stop in 0usize..80,
+    ) {
+        let g = game(players, false);
+        let mut st = g.new_state(seed, Episode::Hand);
+        let mut steps = 0;
+        while !st.is_terminal() && steps < stop {
+            let mask = st.legal_mask();
+            st.apply(mask.nth(choices[steps % choices.len()] as usize % mask.len())).unwrap();
+            steps += 1;
+        }
+        let mut a = vec![0.0; OBS_LEN_DOUBLES];
+        let mut b = vec![0.0; OBS_LEN_DOUBLES];
+        for me in 0..players as usize {
+            let other = st.with_round(reshuffle_hidden(st.round(), me, key));
+            check_conserved(other.round());
+            st.observe(me, &mut a);
+            other.observe(me, &mut b);
+            prop_assert!(a == b, "seat {} sees hidden dominoes", me);
+            prop_assert!(a.iter().all(|x| x.is_finite() && (0.0..=4.0).contains(x)));
+            // The own hand is in the observation.
+            for d in st.hands()[me] {
+                prop_assert_eq!(a[d.index()], 1.0);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn games_terminate_with_a_unique_winner(
+        players in 2u8..=4, seed in any::<u64>(), split in any::<bool>(),
+        choices in prop::collection::vec(any::<u16>(), 1..64),
+    ) {
+        let g = game(players, split);
+        let mut st = g.new_state(seed, Episode::Game);
+        let mut rounds = 0;
+        while !st.is_terminal() {
+            play_round_in_game(&mut st, &choices);
+            rounds += 1;
+            prop_assert!(rounds < 1000, "game does not end");
+        }
+        let t = st.totals();
+        let w = st.game_winner().unwrap() as usize;
+        prop_assert!(t[w] >= g.rules.target);
+        prop_assert!((0..players as usize).all(|s| s == w || t[s] < t[w]));
+        prop_assert!(st.rewards().iter().sum::<f32>().abs() < 1e-5);
+    }
+}
+
+/// Plays until the current round of a game episode is over.
+fn play_round_in_game(st: &mut DoublesState, choices: &[u16]) {
+    let played = st.rounds_played();
+    let mut steps = 0;
+    while !st.is_terminal() && st.rounds_played() == played {
+        let mask = st.legal_mask();
+        st.apply(mask.nth(choices[steps % choices.len()] as usize % mask.len())).unwrap();
+        steps += 1;
+        assert!(steps < 500, "round does not end");
+    }
+}
+
+#[test]
+fn same_seed_same_actions_same_trajectory() {
+    for players in 2..=4 {
+        let g = game(players, false);
+        let choices: Vec<u16> = (0..97).map(|i| (i * 7919 % 65_521) as u16).collect();
+        let mut a = g.new_state(42, Episode::Game);
+        let mut b = g.new_state(42, Episode::Game);
+        for st in [&mut a, &mut b] {
+            while !st.is_terminal() {
+                play_round_in_game(st, &choices);
+            }
+        }
+        assert_eq!(format!("{a:?}"), format!("{b:?}"));
+    }
+}
