@@ -3,9 +3,11 @@
 //! accepts, rounds and games terminate, round scores follow the pip rule, and
 //! observations leak nothing hidden.
 
-use bones_env::doubles::{Doubles, DoublesState, End, Round, NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES};
+use bones_env::doubles::{
+    parse_doubles, Doubles, DoublesState, End, Round, DRAW, NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES, PASS,
+};
 use bones_env::rules::{BlockedTie, DoublesRules};
-use bones_env::{Domino, DominoSet, Episode, Game, GameState};
+use bones_env::{ActionMask, Domino, DominoSet, Episode, Game, GameState};
 use proptest::prelude::*;
 
 fn game(players: u8, split: bool) -> Doubles {
@@ -63,15 +65,56 @@ fn pip_rule(r: &Round) -> ([u32; 4], Option<u8>) {
     }
 }
 
+/// The legal actions by RULES.md, from the round's board, hands and boneyard.
+fn reference_legal(r: &Round) -> ActionMask {
+    let mut m = ActionMask::EMPTY;
+    if r.end.is_some() {
+        return m;
+    }
+    if r.board.placed.is_empty() {
+        let top = (0..r.players as usize).flat_map(|s| r.hands[s].iter()).filter(|d| d.is_double()).max().unwrap();
+        m.insert(parse_doubles(&top.to_string()).unwrap());
+        return m;
+    }
+    let plays = |cands: DominoSet| {
+        let mut m = ActionMask::EMPTY;
+        for d in cands {
+            for e in 0..7u8 {
+                let unlocked = r.board.placed.contains(Domino::new(e, e));
+                if d.has(e) && r.board.open[e as usize] > 0 && (d.is_double() || unlocked) {
+                    m.insert(parse_doubles(&format!("{d}@{e}")).unwrap());
+                }
+            }
+        }
+        m
+    };
+    let cands = match r.drawn {
+        Some(d) => d.bit(),
+        None => r.hands[r.to_move as usize],
+    };
+    m = plays(cands);
+    if m.is_empty() {
+        m.insert(if r.drawn.is_none() && r.boneyard().len() > 2 { DRAW } else { PASS });
+    }
+    m
+}
+
 fn check_state(st: &DoublesState) {
     let r = st.round();
     check_conserved(r);
     let mask = st.legal_mask();
+    assert_eq!(mask, reference_legal(r), "cached mask against the rules");
+    let mut fresh = *r;
+    fresh.refresh();
+    assert_eq!(fresh.legal_mask(), mask);
     assert_eq!(mask.is_empty(), st.is_terminal());
     for a in 0..64 {
         let mut c = st.clone();
         let ok = c.apply(a).is_ok();
         assert_eq!(ok, mask.contains(a), "action {a}: legal mask {mask:?}");
+        if !ok {
+            assert!(c.round() == st.round() && c.rewards() == st.rewards(), "a rejected action changed the state");
+        }
         assert!(a < NUM_ACTIONS_DOUBLES || !ok);
     }
     if !st.is_terminal() {
@@ -80,10 +123,10 @@ fn check_state(st: &DoublesState) {
             assert!(r.hands[r.to_move as usize].contains(d));
             for a in mask.iter() {
                 let p = bones_env::doubles::played_domino(a);
-                assert!(p == Some(d) || a == bones_env::doubles::PASS, "after a draw only the drawn domino plays");
+                assert!(p == Some(d) || a == PASS, "after a draw only the drawn domino plays");
             }
         }
-        if mask.contains(bones_env::doubles::DRAW) {
+        if mask.contains(DRAW) {
             assert!(r.boneyard().len() > 2);
         }
     }

@@ -72,6 +72,76 @@ const ATTACH_IDS: [[u8; 7]; 28] = {
     t
 };
 
+/// Attachment ids of each domino, indexed by byte `k` of a domino bit set and that
+/// byte's value (bit `i` = domino `8k + i`).
+pub(crate) const IDS_BY_BYTE: [[u64; 256]; 4] = {
+    let mut t = [[0u64; 256]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let mut v = 0;
+        while v < 256 {
+            let mut i = 0;
+            while i < 8 {
+                let di = 8 * k + i;
+                if v & (1 << i) != 0 && di < 28 {
+                    let mut e = 0;
+                    while e < 7 {
+                        let id = ATTACH_IDS[di][e];
+                        if id != u8::MAX {
+                            t[k][v] |= 1 << id;
+                        }
+                        e += 1;
+                    }
+                }
+                i += 1;
+            }
+            v += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// For each set of numbers (bit `e` = number `e`), the ids of every attachment to
+/// an end showing one of them.
+pub(crate) const IDS_AT: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut m = 0;
+    while m < 128 {
+        let mut k = 0;
+        while k < NUM_ATTACH {
+            if m & (1 << ATTACH_TABLE[k].1) != 0 {
+                t[m] |= 1 << (ATTACH + k);
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// The ids of the seven `n-n@n` attachments.
+pub(crate) const DOUBLE_IDS: u64 = {
+    let mut m = 0u64;
+    let mut k = 0;
+    while k < NUM_ATTACH {
+        if ATTACH_TABLE[k].0.is_double() {
+            m |= 1 << (ATTACH + k);
+        }
+        k += 1;
+    }
+    m
+};
+
+/// Every attachment id of the dominoes in `set`.
+#[inline]
+pub(crate) fn ids_of(set: u32) -> u64 {
+    IDS_BY_BYTE[0][(set & 0xff) as usize]
+        | IDS_BY_BYTE[1][((set >> 8) & 0xff) as usize]
+        | IDS_BY_BYTE[2][((set >> 16) & 0xff) as usize]
+        | IDS_BY_BYTE[3][((set >> 24) & 0xff) as usize]
+}
+
 /// Canonical names in id order.
 pub const NAMES_DOUBLES: [&str; NUM_ACTIONS_DOUBLES] = [
     "0-0", "1-1", "2-2", "3-3", "4-4", "5-5", "6-6", "0-0@0", "1-0@1", "1-0@0", "1-1@1", "2-0@2", "2-0@0", "2-1@2",
@@ -99,12 +169,6 @@ pub const fn attach_action(d: Domino, end: u8) -> Option<Action> {
     } else {
         Some(id as Action)
     }
-}
-
-/// Attachment id of `(d, end)` for a pair known to be valid.
-#[inline]
-pub(crate) fn attach_id(d: Domino, end: u8) -> Action {
-    ATTACH_IDS[d.index()][end as usize] as Action
 }
 
 /// What action `a` does (`None` for an id outside the action space).
@@ -202,6 +266,23 @@ mod tests {
             let e = parse_doubles(bad).unwrap_err();
             assert!(e.to_string().contains("`6-3@6`"), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn id_tables_agree_with_attach_action() {
+        for d in Domino::ALL {
+            let mut ids = 0u64;
+            for e in 0..7 {
+                if let Some(a) = attach_action(d, e) {
+                    ids |= 1 << a;
+                    assert!(IDS_AT[1 << e] & (1 << a) != 0);
+                    assert_eq!(DOUBLE_IDS & (1 << a) != 0, d.is_double());
+                }
+            }
+            assert_eq!(ids_of(d.bit().0), ids);
+        }
+        assert_eq!(ids_of(crate::DominoSet::FULL.0).count_ones() as usize, NUM_ATTACH);
+        assert_eq!(IDS_AT[127].count_ones() as usize, NUM_ATTACH);
     }
 
     #[test]

@@ -4,6 +4,40 @@
 
 use crate::domino::{Domino, DominoSet};
 
+/// For each set of numbers (bit n = number n), every domino showing one of them.
+const PIP_UNION: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut m = 0;
+    while m < 128 {
+        let mut n = 0;
+        while n < 7 {
+            if m & (1 << n) != 0 {
+                t[m] |= DominoSet::with_pip(n as u8).0;
+            }
+            n += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// For each set of numbers, their doubles.
+const DOUBLE_UNION: [u32; 128] = {
+    let mut t = [0u32; 128];
+    let mut m = 0;
+    while m < 128 {
+        let mut n = 0;
+        while n < 7 {
+            if m & (1 << n) != 0 {
+                t[m] |= Domino::new(n as u8, n as u8).bit().0;
+            }
+            n += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// The board of one round (`Copy`, no heap).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct Board {
@@ -46,14 +80,9 @@ impl Board {
     /// locked `n`, only `n-n`.
     #[inline]
     pub fn playable(&self) -> DominoSet {
-        let mut s = DominoSet::EMPTY;
-        let mut m = self.open_mask();
-        while m != 0 {
-            let n = m.trailing_zeros() as u8;
-            m &= m - 1;
-            s |= if self.is_unlocked(n) { DominoSet::with_pip(n) } else { Domino::new(n, n).bit() };
-        }
-        s - self.placed
+        let open = self.open_mask() as usize;
+        let unlocked = self.unlocked as usize;
+        DominoSet(PIP_UNION[open & unlocked] | DOUBLE_UNION[open & !unlocked]) - self.placed
     }
 
     /// Whether `d` may be attached to an open end showing `end`.

@@ -242,7 +242,9 @@ impl DoublesState {
     /// A copy of this state with the current round replaced, for determinization
     /// (search agents sampling the hidden hands and boneyard consistent with an
     /// observation) and tests. The caller keeps the round consistent with the rules.
-    pub fn with_round(&self, round: Round) -> DoublesState {
+    /// The round's cached legal mask is recomputed from its fields.
+    pub fn with_round(&self, mut round: Round) -> DoublesState {
+        round.refresh();
         DoublesState { round, ..self.clone() }
     }
     /// The current round's hands (unused seats empty).

@@ -67,7 +67,11 @@ pub(super) fn write(st: &DoublesState, me: usize, out: &mut [f32]) {
     let r = &st.round;
     let n = r.players as usize;
     assert!(me < n, "seat {me} is not at a table of {n}");
-    let rel = |seat: usize| (seat + n - me) % n;
+    let mut rels = [0usize; 4];
+    for (s, r) in rels.iter_mut().enumerate().take(n) {
+        *r = (s + n - me) % n;
+    }
+    let rel = |seat: usize| rels[seat & 3];
     let target = st.game.rules.target as f32;
     let mut w = ObsWriter::new(out, &OBS_SEGMENTS_DOUBLES);
 

@@ -1,7 +1,7 @@
 //! One Doubles round: hands, boneyard, board, turn order, draws and passes, the
 //! two endings and the round's scores. A [`Round`] is `Copy` and allocation-free.
 
-use super::actions::{attach_id, decode, open_action, Move, DRAW, PASS};
+use super::actions::{decode, ids_of, open_action, Move, DOUBLE_IDS, DRAW, IDS_AT, PASS};
 use super::board::Board;
 use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
@@ -98,18 +98,22 @@ pub struct Round {
     pub winner: Option<u8>,
     /// Actions taken in this round.
     pub steps: u32,
+    /// Legal actions of the seat to move, kept current by `apply` (and `refresh`).
+    legal: ActionMask,
 }
 
 impl Round {
     /// A round from a validated deal (see `Doubles::from_deal`): hands of the
     /// right size for `players`, 28 distinct dominoes, at least one double dealt.
-    pub fn new(players: u8, blocked_tie: BlockedTie, hands: [DominoSet; 4], boneyard: &[Domino]) -> Round {
+    /// Hands of seats beyond `players` are ignored (kept empty).
+    pub fn new(players: u8, blocked_tie: BlockedTie, mut hands: [DominoSet; 4], boneyard: &[Domino]) -> Round {
         assert!((2..=4).contains(&players), "2, 3 or 4 players");
+        hands[players as usize..].fill(DominoSet::EMPTY);
         assert!(boneyard.len() <= MAX_BONEYARD, "boneyard too large");
         let mut bones = [Domino::from_index(0); MAX_BONEYARD];
         bones[..boneyard.len()].copy_from_slice(boneyard);
         let opener = highest_double(&hands[..players as usize]).expect("a deal with a double").0;
-        Round {
+        let mut r = Round {
             players,
             blocked_tie,
             dealt: hands,
@@ -133,7 +137,10 @@ impl Round {
             scores: [0; 4],
             winner: None,
             steps: 0,
-        }
+            legal: ActionMask::EMPTY,
+        };
+        r.refresh();
+        r
     }
 
     /// The round is over.
@@ -182,22 +189,29 @@ impl Round {
     /// The attachment ids of the dominoes in `hand` on the current board.
     #[inline]
     pub fn plays_of(&self, hand: DominoSet) -> ActionMask {
-        let b = &self.board;
-        let mut mask = 0u64;
-        let mut m = b.open_mask();
-        while m != 0 {
-            let n = m.trailing_zeros() as u8;
-            m &= m - 1;
-            let cand = if b.is_unlocked(n) { hand & DominoSet::with_pip(n) } else { hand & Domino::new(n, n).bit() };
-            for d in cand {
-                mask |= 1 << attach_id(d, n);
-            }
-        }
-        ActionMask(mask)
+        self.plays_in(hand & self.board.playable())
+    }
+
+    /// The attachment ids of `cand`, dominoes known to be playable now: a double's
+    /// one id (its end is open), a non-double's ids at open unlocked ends.
+    #[inline]
+    fn plays_in(&self, cand: DominoSet) -> ActionMask {
+        let usable = (self.board.open_mask() & self.board.unlocked) as usize;
+        ActionMask(ids_of(cand.0) & (IDS_AT[usable] | DOUBLE_IDS))
     }
 
     /// Legal actions of the seat to move (empty when over).
+    #[inline]
     pub fn legal_mask(&self) -> ActionMask {
+        self.legal
+    }
+
+    /// Recomputes the cached legal mask; call it after editing fields directly.
+    pub fn refresh(&mut self) {
+        self.legal = self.compute_legal(self.board.playable());
+    }
+
+    fn compute_legal(&self, playable: DominoSet) -> ActionMask {
         if self.end.is_some() {
             return ActionMask::EMPTY;
         }
@@ -206,10 +220,10 @@ impl Round {
             return ActionMask(1 << open_action(n));
         }
         if let Some(d) = self.drawn {
-            let plays = self.plays_of(d.bit());
+            let plays = self.plays_in(d.bit() & playable);
             return if plays.is_empty() { ActionMask(1 << PASS) } else { plays };
         }
-        let plays = self.plays_of(self.hands[self.to_move as usize]);
+        let plays = self.plays_in(self.hands[self.to_move as usize] & playable);
         if !plays.is_empty() {
             plays
         } else if self.boneyard_len() > BONEYARD_FLOOR {
@@ -221,7 +235,7 @@ impl Round {
 
     /// Applies a legal action; on error the round is unchanged.
     pub fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
-        let legal = self.legal_mask();
+        let legal = self.legal;
         if !legal.contains(a) {
             return Err(IllegalAction { action: a, legal });
         }
@@ -254,8 +268,16 @@ impl Round {
             }
         }
         self.steps += 1;
-        if self.end.is_none() && self.is_blocked() {
-            self.finish(End::Blocked);
+        if self.end.is_none() {
+            let playable = self.board.playable();
+            if self.boneyard_len() <= BONEYARD_FLOOR && (self.held() & playable).is_empty() {
+                self.finish(End::Blocked);
+                self.legal = ActionMask::EMPTY;
+            } else {
+                self.legal = self.compute_legal(playable);
+            }
+        } else {
+            self.legal = ActionMask::EMPTY;
         }
         Ok(())
     }
@@ -297,11 +319,13 @@ impl Round {
         if self.boneyard_len() > BONEYARD_FLOOR || !self.board.is_open() {
             return false;
         }
-        let mut held = DominoSet::EMPTY;
-        for h in &self.hands[..self.players as usize] {
-            held |= *h;
-        }
-        (held & self.board.playable()).is_empty()
+        (self.held() & self.board.playable()).is_empty()
+    }
+
+    /// Every domino in a hand.
+    #[inline]
+    fn held(&self) -> DominoSet {
+        self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
     }
 
     fn finish(&mut self, end: End) {
