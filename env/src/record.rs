@@ -59,8 +59,12 @@ pub fn replay_line(line: &str, line_no: usize) -> (Value, bool) {
     record.remove("error");
     let outcome = match record.get("game").and_then(Value::as_str) {
         Some("texas42") => crate::texas42::record::replay(&mut record),
+        Some("doubles") => crate::doubles::record::replay(&mut record),
         Some(other) => Err(RecordError::record(format!("unknown game `{other}`: expected `texas42` or `doubles`"))),
-        None => Err(RecordError::record("missing `game`: expected \"game\":\"texas42\" or \"game\":\"doubles\"")),
+        None => match record.get("game") {
+            Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected \"texas42\" or \"doubles\""))),
+            None => Err(RecordError::record("missing `game`: expected \"game\":\"texas42\" or \"game\":\"doubles\"")),
+        },
     };
     match outcome {
         Ok(result) => {

@@ -1,5 +1,5 @@
 //! The shared conformance records (tests/data, copied from shared/conformance):
-//! every Texas 42 record replays to its `expect`.
+//! every record (Texas 42 and Doubles) replays to its `expect`.
 
 use bones_env::record::replay_line;
 use serde_json::Value;
@@ -12,7 +12,7 @@ fn sorted(v: &Value) -> Vec<String> {
 
 /// Replays every record of `file`; returns the number checked. Panics with the
 /// first few mismatches.
-fn check_file(file: &str, compare: fn(&Value, &Value, &Value) -> Vec<String>) -> usize {
+fn check_file(file: &str, game: &str, compare: fn(&Value, &Value, &Value) -> Vec<String>) -> usize {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let mut failures = Vec::new();
@@ -22,7 +22,7 @@ fn check_file(file: &str, compare: fn(&Value, &Value, &Value) -> Vec<String>) ->
             continue;
         }
         let input: Value = serde_json::from_str(line).unwrap();
-        if input["game"] != "texas42" {
+        if input["game"] != game {
             continue;
         }
         n += 1;
@@ -44,8 +44,9 @@ fn check_file(file: &str, compare: fn(&Value, &Value, &Value) -> Vec<String>) ->
     n
 }
 
-const RESULT_KEYS: [&str; 11] =
-    ["tricks", "points", "made", "marks", "score", "bidder", "bid", "trump", "redeal", "done", "winner"];
+const RESULT_KEYS: [&str; 13] = [
+    "tricks", "points", "made", "marks", "score", "bidder", "bid", "trump", "redeal", "done", "winner", "scores", "end",
+];
 
 fn compare_result(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
     let r = &out["result"];
@@ -93,17 +94,17 @@ fn compare_result(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
 
 #[test]
 fn texas42_play_records_match_the_independent_engine() {
-    assert_eq!(check_file("texas42-play.jsonl", compare_result), 300);
+    assert_eq!(check_file("texas42-play.jsonl", "texas42", compare_result), 300);
 }
 
 #[test]
 fn texas42_rob_traces_replay_exactly() {
-    assert_eq!(check_file("texas42-rob-traces.jsonl", compare_result), 13);
+    assert_eq!(check_file("texas42-rob-traces.jsonl", "texas42", compare_result), 13);
 }
 
 #[test]
 fn texas42_whole_hands_match_the_rules_reference() {
-    assert_eq!(check_file("texas42-hands.jsonl", compare_result), 450);
+    assert_eq!(check_file("texas42-hands.jsonl", "texas42", compare_result), 450);
 }
 
 fn compare_deal(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
@@ -124,5 +125,15 @@ fn compare_deal(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
 
 #[test]
 fn texas42_seeded_deals_follow_the_design_shuffle() {
-    assert!(check_file("seeded-deals.jsonl", compare_deal) >= 30);
+    assert_eq!(check_file("seeded-deals.jsonl", "texas42", compare_deal), 32);
+}
+
+#[test]
+fn doubles_seeded_deals_follow_the_design_shuffle() {
+    assert_eq!(check_file("seeded-deals.jsonl", "doubles", compare_deal), 30);
+}
+
+#[test]
+fn doubles_rounds_match_the_rules_reference() {
+    assert_eq!(check_file("doubles-rounds.jsonl", "doubles", compare_result), 248);
 }

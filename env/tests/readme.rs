@@ -19,3 +19,8 @@ fn check(game: &impl Game) {
 fn readme_has_the_texas42_observation_table() {
     check(&bones_env::Texas42::default());
 }
+
+#[test]
+fn readme_has_the_doubles_observation_table() {
+    check(&bones_env::Doubles::default());
+}

@@ -18,6 +18,7 @@ pub mod actions;
 mod board;
 mod observe;
 mod play;
+pub(crate) mod record;
 
 pub use actions::{
     action_name, attach_action, decode, open_action, parse_doubles, played_domino, Move, ATTACH, DRAW, NAMES_DOUBLES,

@@ -3,7 +3,7 @@
 use super::{GameArgs, GameName};
 use anyhow::{ensure, Result};
 use bones_env::bench::{random_play, vec_env_steps};
-use bones_env::{Game, Texas42};
+use bones_env::{Doubles, Game, Texas42};
 use serde_json::json;
 
 #[derive(clap::Args, Debug)]
@@ -30,6 +30,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     ensure!(threads >= 1, "--threads must be at least 1");
     match args.game.game {
         GameName::Texas42 => bench(Texas42::new(args.game.texas42_rules()?), &args, threads),
+        GameName::Doubles => bench(Doubles::new(args.game.doubles_rules()?), &args, threads),
     }
 }
 

@@ -3,8 +3,9 @@
 mod bench;
 mod replay;
 
-use anyhow::{Context, Result};
+use anyhow::{ensure, Context, Result};
 use bones_env::rules::parse_rules_arg;
+use bones_env::rules::DoublesRules;
 use bones_env::Texas42Rules;
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -29,6 +30,8 @@ enum Command {
 pub enum GameName {
     /// Texas 42 (four players, two partnerships).
     Texas42,
+    /// Doubles (the draw game; 2-4 players, every double a spinner).
+    Doubles,
 }
 
 /// Game and rules flags shared by commands.
@@ -40,13 +43,27 @@ pub struct GameArgs {
     /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
     #[arg(long, default_value = "standard")]
     pub rules: String,
+    /// Players (Doubles: 2, 3 or 4; default 4).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: Option<u8>,
 }
 
 impl GameArgs {
     /// The Texas 42 rules given by `--rules`.
     pub fn texas42_rules(&self) -> Result<Texas42Rules> {
+        ensure!(self.players.is_none_or(|p| p == 4), "--players: Texas 42 is played by 4");
         let v = parse_rules_arg(&self.rules).context("--rules")?;
         Texas42Rules::from_json(&v).context("--rules")
+    }
+
+    /// The Doubles rules given by `--rules` and `--players`.
+    pub fn doubles_rules(&self) -> Result<DoublesRules> {
+        let v = parse_rules_arg(&self.rules).context("--rules")?;
+        let mut rules = DoublesRules::from_json(&v).context("--rules")?;
+        if let Some(p) = self.players {
+            rules.players = p;
+        }
+        Ok(rules)
     }
 }
 
