@@ -5,11 +5,10 @@ use bones_env::{Env, EnvError, Episode, Game, GameState, Texas42, Texas42Rules, 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn random_episode(
-    env: &mut Env<Texas42>,
-    seed: u64,
-    rng: &mut ChaCha8Rng,
-) -> Vec<(Option<usize>, Vec<f32>, u64, [f32; 4])> {
+/// (seat, observation, legal mask bits, rewards) at each decision.
+type Trajectory = Vec<(Option<usize>, Vec<f32>, u64, [f32; 4])>;
+
+fn random_episode(env: &mut Env<Texas42>, seed: u64, rng: &mut ChaCha8Rng) -> Trajectory {
     let mut traj = Vec::new();
     let mut t = env.reset(seed).clone();
     loop {
