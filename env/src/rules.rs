@@ -32,6 +32,16 @@ pub enum RulesError {
     /// The rules were neither a preset name nor a JSON object.
     #[error("bad rules `{0}`: expected a preset name (`standard`, `full`) or a JSON object such as {{\"preset\":\"full\",\"early_end\":false}}")]
     NotRules(String),
+    /// A rules value (in a record or config) that is not a JSON object.
+    #[error("bad rules {value}: expected a JSON object of {game} rule options such as {example}")]
+    NotObject {
+        /// The value as JSON.
+        value: String,
+        /// The game whose rules were read.
+        game: &'static str,
+        /// An example rules object for the game.
+        example: &'static str,
+    },
 }
 
 fn bad(key: &str, value: &Value, expected: &str) -> RulesError {
@@ -209,7 +219,11 @@ impl Texas42Rules {
 
     /// Reads a rules object (`{}` gives the defaults).
     pub fn from_json(v: &Value) -> Result<Texas42Rules, RulesError> {
-        let obj = v.as_object().ok_or_else(|| RulesError::NotRules(v.to_string()))?;
+        let obj = v.as_object().ok_or_else(|| RulesError::NotObject {
+            value: v.to_string(),
+            game: "texas42",
+            example: r#"{"preset":"full","early_end":false}"#,
+        })?;
         check_keys(obj, "texas42", &T42_KEYS)?;
         let mut r = match obj.get("preset") {
             None => Texas42Rules::STANDARD,
@@ -309,7 +323,11 @@ const DOUBLES_KEYS: [&str; 4] = ["preset", "players", "blocked_tie", "target"];
 impl DoublesRules {
     /// Reads a rules object. `preset` may only be `standard` (Doubles has no variants).
     pub fn from_json(v: &Value) -> Result<DoublesRules, RulesError> {
-        let obj = v.as_object().ok_or_else(|| RulesError::NotRules(v.to_string()))?;
+        let obj = v.as_object().ok_or_else(|| RulesError::NotObject {
+            value: v.to_string(),
+            game: "doubles",
+            example: r#"{"blocked_tie":"split","target":100}"#,
+        })?;
         check_keys(obj, "doubles", &DOUBLES_KEYS)?;
         let mut r = DoublesRules::default();
         if let Some(p) = obj.get("preset") {
