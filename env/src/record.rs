@@ -51,7 +51,7 @@ pub fn replay_line(line: &str, line_no: usize) -> (Value, bool) {
             return (json!({ "error": e.to_json(line_no) }), false);
         }
         Err(err) => {
-            let e = RecordError::record(format!("malformed JSON: {err}"));
+            let e = RecordError::record(format!("malformed JSON: {err}; expected one record (a JSON object) per line"));
             return (json!({ "error": e.to_json(line_no) }), false);
         }
     };
