@@ -1,1 +1,7 @@
-//! Agents for Bones (to come: random, heuristic, solver, PIMC, arena).
+//! Agents for Bones (to come: random, heuristic, PIMC, arena).
+//!
+//! - [`solver`]: exact open-hand (double-dummy) solver for the Texas 42 play phase.
+
+pub mod solver;
+
+pub use solver::Solver;
