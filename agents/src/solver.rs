@@ -22,17 +22,27 @@
 //!   ([`Goal::NoTricks`]). These are 0/1 searches that stop at the first trick
 //!   that decides them, so they are much cheaper than the points search.
 //!
-//! The search is alpha-beta over single plays with a transposition table probed
-//! at trick boundaries (keyed on the four remaining hands, the leader, the
-//! declaration, the bidder and the question asked; entries hold lower/upper
-//! bounds on the points still to come, so they stay valid between calls and
-//! between deals). Moves are ordered by the TT move, then by cheap tricks (safe
-//! winners, cheap wins, count on a partner's safe trick, low discards).
-//! Equivalent dominoes are searched once: two dominoes of one hand that belong
-//! to the same single suit, carry the same count and have no other seat's
-//! domino (or current-trick play) ranked between them (in Sevens: same distance
-//! from 7 and same count). The last trick is evaluated directly. The inner
-//! loop does not allocate.
+//! Exact points are found by zero-window probes ("do the bidders get at least
+//! v?") and bisection over the remaining points; each probe is a fail-soft
+//! alpha-beta over single plays. A transposition table is probed at trick
+//! boundaries: keyed on the four remaining hands, the leader, the declaration,
+//! the bidder and the question asked, its entries hold lower/upper bounds on
+//! the points still to come, so they stay valid between probes, calls and
+//! deals (64-byte buckets of three entries; older calls and shallower entries
+//! are replaced first). Other pruning:
+//! - bounds at each trick boundary: all the points left, and the sure points
+//!   of the team holding the top remaining trumps;
+//! - enhanced transposition cut-offs at the last play of a trick;
+//! - move ordering: the table's move, then safe winners, cheap wins, count on
+//!   a partner's safe trick, low discards;
+//! - equivalent dominoes are searched once: two dominoes of one hand that
+//!   belong to the same single suit, carry the same count and have no other
+//!   seat's domino (or current-trick play) ranked between them (Sevens: same
+//!   distance from 7 and same count);
+//! - the last trick is evaluated directly.
+//!
+//! The search does not allocate; a [`Solver`] owns its table (2 MiB by
+//! default) and is reused from call to call.
 
 use std::sync::OnceLock;
 
@@ -95,6 +105,9 @@ struct Tab {
     above: [u32; 32],
     /// Sevens: every seat plays a domino closest to 7 pips.
     sevens: bool,
+    /// The trumps, highest first (the first `num_trumps`).
+    trumps: [u8; 8],
+    num_trumps: u8,
 }
 
 fn build_tab(t: Option<&SuitTable>) -> Tab {
@@ -107,6 +120,8 @@ fn build_tab(t: Option<&SuitTable>) -> Tab {
         class: [0; 32],
         above: [0; 32],
         sevens,
+        trumps: [0; 8],
+        num_trumps: 0,
     };
     for d in 0..28 {
         match t {
@@ -136,6 +151,14 @@ fn build_tab(t: Option<&SuitTable>) -> Tab {
                 }
             }
         }
+    }
+    if !sevens {
+        let mut trumps: Vec<usize> = (0..28).filter(|&d| tab.power[0][d] >= 32).collect();
+        trumps.sort_by_key(|&d| std::cmp::Reverse(tab.power[0][d]));
+        for (i, &d) in trumps.iter().enumerate() {
+            tab.trumps[i] = d as u8;
+        }
+        tab.num_trumps = trumps.len() as u8;
     }
     for (d, &count) in COUNT.iter().enumerate().take(28) {
         let cc = match count {
@@ -826,6 +849,66 @@ impl Solver {
         (h >> self.shift) as usize
     }
 
+    /// Enhanced transposition cut-off at the last play of a trick: if the table
+    /// already bounds one of the trick boundaries the plays lead to tightly
+    /// enough to cut, returns that bound.
+    #[inline]
+    fn etc<const MODE: u8>(&mut self, t: &TrickState, moves: &[u8], maxi: bool, alpha: i32, beta: i32) -> Option<i32> {
+        let seat = t.seat as usize;
+        for &d in moves {
+            let winner = if self.power(t.led, d) > self.power(t.led, t.best) { t.seat } else { t.best_seat };
+            let g = self.trick_value::<MODE>(winner, 1 + (t.pts + COUNT[d as usize & 31]) as i32);
+            if MODE != M_POINTS && g == 0 {
+                if !maxi {
+                    return Some(0);
+                }
+                continue;
+            }
+            let g = if MODE == M_POINTS { g } else { 0 };
+            self.hands[seat] ^= 1 << d;
+            let key = self.key(winner, MODE);
+            self.hands[seat] ^= 1 << d;
+            let bucket = &self.tt[self.index(&key)].0;
+            if let Some(e) = bucket.iter().find(|e| e.key == key) {
+                if maxi && g + e.lo as i32 >= beta {
+                    return Some(g + e.lo as i32);
+                }
+                if !maxi && g + e.hi as i32 <= alpha {
+                    return Some(g + e.hi as i32);
+                }
+            }
+        }
+        None
+    }
+
+    /// Sure points from the top trumps: the team holding the highest remaining
+    /// trumps (one seat or both partners, down to the first trump the other
+    /// team holds) wins each of them whenever it is played, so it takes at least
+    /// their count plus one trick per domino of the seat holding most of them.
+    /// Returns `(bidders' team, points)`.
+    #[inline]
+    fn top_trumps(&self) -> Option<(bool, i32)> {
+        let tab = self.tab;
+        let mut team = None;
+        let mut count = 0;
+        let mut per_seat = [0i32; 4];
+        for &d in &tab.trumps[..tab.num_trumps as usize] {
+            let bit = 1u32 << d;
+            let Some(owner) = (0..4).find(|&s| self.hands[s] & bit != 0) else {
+                continue;
+            };
+            let t = self.bmask >> owner & 1 != 0;
+            match team {
+                None => team = Some(t),
+                Some(x) if x != t => break,
+                _ => {}
+            }
+            count += COUNT[d as usize & 31] as i32;
+            per_seat[owner] += 1;
+        }
+        team.map(|t| (t, count + per_seat.iter().max().copied().unwrap_or(0)))
+    }
+
     /// The best lead stored for a trick boundary (`NO_MOVE` if none).
     fn stored_move(&self, leader: u8, mode: u8) -> u8 {
         let key = self.key(leader, mode);
@@ -880,7 +963,12 @@ impl Solver {
         }
         let (mut lo, mut hi) = if MODE == M_POINTS {
             let all = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3];
-            (0, left as i32 + count_of(all))
+            let total = left as i32 + count_of(all);
+            match self.top_trumps() {
+                Some((true, sure)) => (sure, total),
+                Some((false, sure)) => (0, total - sure),
+                None => (0, total),
+            }
         } else {
             (0, 1)
         };
@@ -941,6 +1029,11 @@ impl Solver {
         let mut moves = [0u8; 7];
         let n = self.order::<MODE>(t, legal, &mut moves);
         let maxi = self.bmask >> seat & 1 != 0;
+        if t.k + 1 == self.size && left > 2 {
+            if let Some(v) = self.etc::<MODE>(t, &moves[..n], maxi, alpha, beta) {
+                return v;
+            }
+        }
         let mut best = if maxi { i32::MIN } else { i32::MAX };
         let mut best_mv = moves[0];
         for &d in &moves[..n] {
