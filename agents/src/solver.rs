@@ -20,7 +20,8 @@
 //!   bids, Plunge, Splash and Sevens need every remaining trick
 //!   ([`Goal::AllTricks`]), Nel-O needs the bidder to win no remaining trick
 //!   ([`Goal::NoTricks`]). These are 0/1 searches that stop at the first trick
-//!   that decides them, so they are much cheaper than the points search.
+//!   that decides them (all-tricks searches also stop as soon as a defender
+//!   holds the top trump), so they are much cheaper than the points search.
 //!
 //! Exact points are found by zero-window probes ("do the bidders get at least
 //! v?") and bisection over the remaining points; each probe is a fail-soft
@@ -969,6 +970,9 @@ impl Solver {
                 Some((false, sure)) => (0, total - sure),
                 None => (0, total),
             }
+        } else if MODE == M_ALL && matches!(self.top_trumps(), Some((false, _))) {
+            // A defender holds the top trump: it wins a trick whenever played.
+            return 0;
         } else {
             (0, 1)
         };
