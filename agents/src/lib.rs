@@ -5,3 +5,11 @@
 pub mod solver;
 
 pub use solver::Solver;
+
+pub mod agent;
+pub mod arena;
+pub mod heuristic;
+pub mod random;
+
+pub use agent::{Agent, AgentRng, AgentSpec, DoublesView, SeatView, SpecError, Texas42View, ViewState};
+pub use arena::{eval_doubles, eval_texas42, Amount, EvalOptions, EvalReport};

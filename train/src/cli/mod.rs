@@ -1,6 +1,7 @@
 //! Command-line arguments and dispatch.
 
 mod bench;
+mod eval;
 mod replay;
 
 use anyhow::{ensure, Context, Result};
@@ -23,6 +24,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Measure engine speed: random play, encoded play, VecEnv steps.
     Bench(bench::BenchArgs),
+    /// Evaluate agent A against agent B on duplicate deals (or a ladder of agents).
+    Eval(eval::EvalArgs),
 }
 
 /// The games.
@@ -72,5 +75,6 @@ pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Eval(a) => eval::run(a),
     }
 }

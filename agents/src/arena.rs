@@ -1,0 +1,630 @@
+//! The arena: agent A against agent B on duplicate deals, with confidence
+//! intervals and ratings (`bones eval`).
+//!
+//! **Texas 42.** Each deal (a seed) is played twice with the teams swapping
+//! seats: A as team 0 (seats 0 and 2) and B as team 1, then A as team 1. With
+//! [`Amount::Games`] a deal is a whole game to the target (its later deals come
+//! from the same random stream, so both games of a pair see the same deals); with
+//! [`Amount::Hands`] a deal is one hand. Reported: games and hands played, A's
+//! win rate (games, or hands when playing hands; a hand nobody scores counts a
+//! half) with a Wilson 95% interval, A-minus-B marks (game points under `points`
+//! scoring) and points taken per hand with 95% intervals (a normal approximation
+//! over the duplicate pairs: a ratio estimate, each pair's total difference over
+//! its hands), and the Elo difference from the win rate.
+//!
+//! **Doubles.** A takes one seat and B every other seat; each deal is played once
+//! per seat with A's seat rotating. Reported: A's win rate (games to the target,
+//! or rounds), `points_per_round` = A's round score minus the mean of the B seats'
+//! scores, and the Elo difference of A against one B when A beats the field of
+//! n-1 Bs with probability p under a Bradley-Terry model: `400 log10(p (n-1) / (1-p))`
+//! (the usual formula for two players).
+//!
+//! **Determinism.** Deal `i`'s seed is a fixed mix of `(seed, i)`, and the agents'
+//! random stream of each game a fixed mix of the deal seed and the seating. Work
+//! is split by deal index over `std::thread::scope` threads, and results are
+//! summed in deal order, so a report is the same for every thread count. Agents
+//! are built once per thread and must act from the view and the given stream only.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::agent::{Agent, AgentRng, AgentSpec, SpecError, SpecGame, ViewState};
+use bones_env::doubles::action_name as doubles_action_name;
+use bones_env::{Doubles, DoublesState, Episode, Game, GameState, Texas42, Texas42State};
+use rand::SeedableRng;
+
+/// How much to play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Amount {
+    /// Whole games (to the target), in total over both seatings.
+    Games(u64),
+    /// Single hands (Texas 42) or rounds (Doubles), in total over all seatings.
+    Hands(u64),
+}
+
+/// Evaluation settings shared by both games.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct EvalOptions {
+    /// How much to play (rounded up to whole duplicate groups).
+    pub amount: Amount,
+    /// Base seed of the deals.
+    pub seed: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+}
+
+/// A mean with a 95% interval (`lo`/`hi` are NaN when undefined: fewer than two
+/// duplicate groups).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Point estimate.
+    pub mean: f64,
+    /// Lower bound.
+    pub lo: f64,
+    /// Upper bound.
+    pub hi: f64,
+}
+
+/// The result of an evaluation of A against B.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalReport {
+    /// `texas42` or `doubles`.
+    pub game: &'static str,
+    /// The two spec strings, A then B.
+    pub agents: [String; 2],
+    /// Players at the table.
+    pub players: usize,
+    /// Sides competing for a win (Texas 42: 2 teams; Doubles: the players); the
+    /// Elo difference is computed against a field of `sides - 1` Bs.
+    pub sides: usize,
+    /// Duplicate groups (deals) played.
+    pub deals: u64,
+    /// Whole games played (0 when playing single hands).
+    pub games: u64,
+    /// Hands (rounds) played.
+    pub hands: u64,
+    /// `game` or `hand`: what `win_rate` counts.
+    pub win_unit: &'static str,
+    /// Games (or hands) that `win_rate` counts.
+    pub trials: u64,
+    /// A's wins (a tie counts a half).
+    pub wins: f64,
+    /// A's win rate.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub win_ci: (f64, f64),
+    /// Texas 42: A-minus-B marks (game points under `points` scoring) per hand.
+    pub marks_per_hand: Option<Estimate>,
+    /// Texas 42: A-minus-B points taken per hand.
+    pub points_per_hand: Option<Estimate>,
+    /// Doubles: A's round score minus the B seats' mean, per round.
+    pub points_per_round: Option<Estimate>,
+    /// Elo difference A - B from the win rate (`None` when it is 0 or 1).
+    pub elo: Option<f64>,
+    /// Decisions taken by A and by B.
+    pub decisions: [u64; 2],
+    /// Seconds A and B spent choosing (wall clock; not deterministic).
+    pub agent_seconds: [f64; 2],
+}
+
+impl EvalReport {
+    /// Mean microseconds per decision of A and B.
+    pub fn micros_per_decision(&self) -> [f64; 2] {
+        [0, 1].map(|i| self.agent_seconds[i] * 1e6 / self.decisions[i].max(1) as f64)
+    }
+}
+
+/// Why an evaluation failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ArenaError {
+    /// An agent spec cannot be built for this game.
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    /// An agent chose an illegal action.
+    #[error(
+        "agent `{agent}` chose the illegal action `{action}` at seat {seat} (deal seed {deal_seed}); legal: {legal:?}"
+    )]
+    Illegal {
+        /// The agent's spec.
+        agent: String,
+        /// Its seat.
+        seat: usize,
+        /// The action's name.
+        action: String,
+        /// The legal actions' names.
+        legal: Vec<String>,
+        /// The seed of the deal.
+        deal_seed: u64,
+    },
+    /// Nothing to play.
+    #[error("nothing to play: ask for at least one game or hand")]
+    Empty,
+}
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+/// z for a two-sided 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson score interval for `successes` out of `n` trials (ties may count a
+/// half), at normal quantile `z`. `(0, 1)` when `n == 0`.
+pub fn wilson(successes: f64, n: f64, z: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let p = successes / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Elo difference from a score (win probability) `p`: `400 log10(p / (1 - p))`;
+/// `None` when `p` is 0 or 1 (or not a number).
+pub fn elo_from_score(p: f64) -> Option<f64> {
+    elo_vs_field(p, 2)
+}
+
+/// Elo difference of A against one opponent when A beats a field of `players - 1`
+/// equal opponents with probability `p` (Bradley-Terry): `400 log10(p (n-1) / (1-p))`.
+/// `None` when `p` is 0 or 1.
+pub fn elo_vs_field(p: f64, players: usize) -> Option<f64> {
+    if !(p > 0.0 && p < 1.0) {
+        return None;
+    }
+    Some(400.0 * (p * (players.max(2) - 1) as f64 / (1.0 - p)).log10())
+}
+
+/// Mean of `xs` with a normal-approximation interval `mean ± z·sd/√n`
+/// (bounds NaN with fewer than two values).
+pub fn mean_ci(xs: &[f64], z: f64) -> Estimate {
+    let pairs: Vec<(f64, f64)> = xs.iter().map(|&x| (x, 1.0)).collect();
+    ratio_ci(&pairs, z)
+}
+
+/// A ratio estimate `Σ s / Σ w` over groups `(s, w)` (e.g. a pair's total
+/// difference and its hands) with a normal-approximation interval from the
+/// linearised variance `n/(n-1) Σ (s - r w)² / (Σ w)²`. With all `w` equal it is
+/// the mean of `s / w` with the usual standard error.
+pub fn ratio_ci(groups: &[(f64, f64)], z: f64) -> Estimate {
+    let n = groups.len() as f64;
+    let (ss, sw) = groups.iter().fold((0.0, 0.0), |(a, b), &(s, w)| (a + s, b + w));
+    if sw <= 0.0 {
+        return Estimate { mean: f64::NAN, lo: f64::NAN, hi: f64::NAN };
+    }
+    let r = ss / sw;
+    if groups.len() < 2 {
+        return Estimate { mean: r, lo: f64::NAN, hi: f64::NAN };
+    }
+    let e2: f64 = groups.iter().map(|&(s, w)| (s - r * w).powi(2)).sum();
+    let se = (n / (n - 1.0) * e2).sqrt() / sw;
+    Estimate { mean: r, lo: r - z * se, hi: r + z * se }
+}
+
+// ---------------------------------------------------------------------------
+// Seeds and the worker pool
+
+/// SplitMix64 finaliser: a fixed, well-mixed function of its input.
+#[inline]
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The seed of deal `i` under base seed `seed`.
+#[inline]
+pub fn deal_seed(seed: u64, i: u64) -> u64 {
+    mix(seed ^ mix(i.wrapping_add(0x5EED)))
+}
+
+/// The agents' random stream for one seating of a deal.
+#[inline]
+fn agent_rng(deal_seed: u64, seating: usize) -> AgentRng {
+    AgentRng::seed_from_u64(mix(deal_seed ^ mix(0xA6E7 + seating as u64)))
+}
+
+/// What one duplicate group (one deal, every seating) produced.
+#[derive(Copy, Clone, Debug, Default)]
+struct Group {
+    games: u64,
+    hands: u64,
+    wins: f64,
+    trials: u64,
+    /// Texas 42: marks difference; Doubles: round score difference.
+    diff: f64,
+    /// Texas 42: points difference.
+    points: f64,
+    decisions: [u64; 2],
+    nanos: [u64; 2],
+}
+
+/// A thread's two agents, A then B.
+type Pair<V> = [Box<dyn Agent<V>>; 2];
+
+/// Plays one duplicate group with a thread's agents.
+type PlayGroup<'a, V> = dyn Fn(u64, &mut Pair<V>) -> Result<Group, ArenaError> + Sync + 'a;
+
+/// Runs `groups` duplicate groups over `threads` threads; `play(i, a, b)` plays
+/// group `i` with this thread's agents. Results come back in group order.
+fn run_pool<V: SpecGame>(
+    specs: [&AgentSpec; 2],
+    groups: u64,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+    play: &PlayGroup<V>,
+) -> Result<Vec<Group>, ArenaError> {
+    // Build once here so that a bad spec fails before any thread starts.
+    V::agent(specs[0])?;
+    V::agent(specs[1])?;
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Group>>> = Mutex::new(vec![None; groups as usize]);
+    let failure: Mutex<Option<ArenaError>> = Mutex::new(None);
+    let threads = threads.clamp(1, groups.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                let mut agents = match (V::agent(specs[0]), V::agent(specs[1])) {
+                    (Ok(a), Ok(b)) => [a, b],
+                    (Err(e), _) | (_, Err(e)) => {
+                        failure.lock().expect("lock").get_or_insert(e.into());
+                        return;
+                    }
+                };
+                loop {
+                    if failure.lock().expect("lock").is_some() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed) as u64;
+                    if i >= groups {
+                        return;
+                    }
+                    match play(i, &mut agents) {
+                        Ok(g) => {
+                            progress(if g.games > 0 { g.games } else { g.hands });
+                            results.lock().expect("lock")[i as usize] = Some(g);
+                        }
+                        Err(e) => {
+                            failure.lock().expect("lock").get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("lock") {
+        return Err(e);
+    }
+    Ok(results.into_inner().expect("lock").into_iter().map(|g| g.expect("every group played")).collect())
+}
+
+/// Times one decision and checks it is legal.
+#[allow(clippy::too_many_arguments)]
+fn decide<S: ViewState>(
+    state: &mut S,
+    seat: usize,
+    who: usize,
+    agents: &mut [Box<dyn Agent<S::View>>; 2],
+    rng: &mut AgentRng,
+    g: &mut Group,
+    specs: [&AgentSpec; 2],
+    name: &dyn Fn(usize) -> String,
+    deal_seed: u64,
+) -> Result<(), ArenaError> {
+    let view = state.view(seat);
+    let t0 = Instant::now();
+    let a = agents[who].act(&view, rng);
+    g.nanos[who] += t0.elapsed().as_nanos() as u64;
+    g.decisions[who] += 1;
+    state.apply(a).map_err(|e| ArenaError::Illegal {
+        agent: specs[who].to_string(),
+        seat,
+        action: name(a),
+        legal: e.legal.iter().map(name).collect(),
+        deal_seed,
+    })
+}
+
+/// `sides`: the number of sides competing (Texas 42: 2 teams; Doubles: the players).
+fn summarise(
+    game: &'static str,
+    specs: [&AgentSpec; 2],
+    players: usize,
+    sides: usize,
+    amount: Amount,
+    groups: &[Group],
+) -> EvalReport {
+    let mut total = Group::default();
+    for g in groups {
+        total.games += g.games;
+        total.hands += g.hands;
+        total.wins += g.wins;
+        total.trials += g.trials;
+        for i in 0..2 {
+            total.decisions[i] += g.decisions[i];
+            total.nanos[i] += g.nanos[i];
+        }
+    }
+    let n = total.trials as f64;
+    let win_rate = if n > 0.0 { total.wins / n } else { f64::NAN };
+    let diff: Vec<(f64, f64)> = groups.iter().map(|g| (g.diff, g.hands as f64)).collect();
+    let points: Vec<(f64, f64)> = groups.iter().map(|g| (g.points, g.hands as f64)).collect();
+    let (marks_per_hand, points_per_hand, points_per_round) = if game == "texas42" {
+        (Some(ratio_ci(&diff, Z95)), Some(ratio_ci(&points, Z95)), None)
+    } else {
+        (None, None, Some(ratio_ci(&diff, Z95)))
+    };
+    EvalReport {
+        game,
+        agents: [specs[0].to_string(), specs[1].to_string()],
+        players,
+        sides,
+        deals: groups.len() as u64,
+        games: total.games,
+        hands: total.hands,
+        win_unit: match amount {
+            Amount::Games(_) => "game",
+            Amount::Hands(_) => "hand",
+        },
+        trials: total.trials,
+        wins: total.wins,
+        win_rate,
+        win_ci: wilson(total.wins, n, Z95),
+        marks_per_hand,
+        points_per_hand,
+        points_per_round,
+        elo: elo_vs_field(win_rate, sides),
+        decisions: total.decisions,
+        agent_seconds: total.nanos.map(|x| x as f64 * 1e-9),
+    }
+}
+
+fn group_count(amount: Amount, seatings: u64) -> Result<(u64, Episode), ArenaError> {
+    let (n, ep) = match amount {
+        Amount::Games(n) => (n, Episode::Game),
+        Amount::Hands(n) => (n, Episode::Hand),
+    };
+    if n == 0 {
+        return Err(ArenaError::Empty);
+    }
+    Ok((n.div_ceil(seatings), ep))
+}
+
+// ---------------------------------------------------------------------------
+// Texas 42
+
+/// Evaluates A (`specs[0]`) against B on Texas 42 duplicate deals. `progress` is
+/// called with the number of games (or hands) finished after each deal.
+pub fn eval_texas42(
+    game: &Texas42,
+    specs: [&AgentSpec; 2],
+    opts: &EvalOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<EvalReport, ArenaError> {
+    let (groups, episode) = group_count(opts.amount, 2)?;
+    let name = |a: usize| game.action_name(a).to_string();
+    let play = |i: u64, agents: &mut [Box<dyn Agent<_>>; 2]| -> Result<Group, ArenaError> {
+        let seed = deal_seed(opts.seed, i);
+        let mut g = Group::default();
+        for a_team in 0..2usize {
+            let mut rng = agent_rng(seed, a_team);
+            let mut st: Texas42State = game.new_state(seed, episode);
+            let mut seen = 0;
+            while let Some(seat) = st.current_seat() {
+                let who = usize::from(seat % 2 != a_team);
+                decide(&mut st, seat, who, agents, &mut rng, &mut g, specs, &name, seed)?;
+                if st.hands_played() > seen {
+                    seen = st.hands_played();
+                    let h = st.previous_hand().unwrap_or(st.hand());
+                    let award = h.award();
+                    let marks = award[a_team] as f64 - award[1 - a_team] as f64;
+                    g.diff += marks;
+                    g.points += h.points[a_team] as f64 - h.points[1 - a_team] as f64;
+                    g.hands += 1;
+                    if episode == Episode::Hand {
+                        g.trials += 1;
+                        g.wins += if marks > 0.0 {
+                            1.0
+                        } else if marks == 0.0 {
+                            0.5
+                        } else {
+                            0.0
+                        };
+                    }
+                }
+            }
+            if episode == Episode::Game {
+                g.games += 1;
+                g.trials += 1;
+                if st.winner() == Some(a_team as u8) {
+                    g.wins += 1.0;
+                }
+            }
+        }
+        Ok(g)
+    };
+    let results = run_pool(specs, groups, opts.threads, progress, &play)?;
+    Ok(summarise("texas42", specs, 4, 2, opts.amount, &results))
+}
+
+// ---------------------------------------------------------------------------
+// Doubles
+
+/// Evaluates A (`specs[0]`, one seat) against B (every other seat) on Doubles
+/// deals, each played once per seat for A.
+pub fn eval_doubles(
+    game: &Doubles,
+    specs: [&AgentSpec; 2],
+    opts: &EvalOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<EvalReport, ArenaError> {
+    let n = game.num_players();
+    let (groups, episode) = group_count(opts.amount, n as u64)?;
+    let name = |a: usize| doubles_action_name(a).to_string();
+    let play = |i: u64, agents: &mut [Box<dyn Agent<_>>; 2]| -> Result<Group, ArenaError> {
+        let seed = deal_seed(opts.seed, i);
+        let mut g = Group::default();
+        for a_seat in 0..n {
+            let mut rng = agent_rng(seed, a_seat);
+            let mut st: DoublesState = game.new_state(seed, episode);
+            let mut seen = 0;
+            while let Some(seat) = st.current_seat() {
+                let who = usize::from(seat != a_seat);
+                decide(&mut st, seat, who, agents, &mut rng, &mut g, specs, &name, seed)?;
+                if st.rounds_played() > seen {
+                    seen = st.rounds_played();
+                    let r = st.previous_round().unwrap_or(st.round());
+                    let others: u32 = (0..n).filter(|&s| s != a_seat).map(|s| r.scores[s]).sum();
+                    g.diff += r.scores[a_seat] as f64 - others as f64 / (n - 1) as f64;
+                    g.hands += 1;
+                    if episode == Episode::Hand {
+                        g.trials += 1;
+                        if r.winner == Some(a_seat as u8) {
+                            g.wins += 1.0;
+                        }
+                    }
+                }
+            }
+            if episode == Episode::Game {
+                g.games += 1;
+                g.trials += 1;
+                if st.game_winner() == Some(a_seat as u8) {
+                    g.wins += 1.0;
+                }
+            }
+        }
+        Ok(g)
+    };
+    let results = run_pool(specs, groups, opts.threads, progress, &play)?;
+    Ok(summarise("doubles", specs, n, n, opts.amount, &results))
+}
+
+// ---------------------------------------------------------------------------
+// Ladder
+
+/// A round robin: every pair evaluated, and a rating per agent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ladder {
+    /// The agents' spec strings.
+    pub agents: Vec<String>,
+    /// Elo ratings (mean 0), fitted to the pairwise Elo differences.
+    pub ratings: Vec<f64>,
+    /// Every pair `(i, j)` with `i < j` and its report (A = agent i).
+    pub pairs: Vec<(usize, usize, EvalReport)>,
+}
+
+/// Fits ratings (mean 0) to pairwise results by weighted least squares on the
+/// pairwise Elo differences. Each pair's win rate is shrunk by half a win and half
+/// a loss (`(wins + 0.5) / (trials + 1)`) so that perfect records stay finite.
+pub fn fit_ratings(agents: usize, pairs: &[(usize, usize, EvalReport)]) -> Vec<f64> {
+    let obs: Vec<(usize, usize, f64, f64)> = pairs
+        .iter()
+        .map(|(i, j, r)| {
+            let trials = r.trials as f64;
+            let p = (r.wins + 0.5) / (trials + 1.0);
+            (*i, *j, elo_vs_field(p, r.sides).unwrap_or(0.0), trials.max(1.0))
+        })
+        .collect();
+    let mut r = vec![0.0f64; agents];
+    for _ in 0..2000 {
+        let mut change = 0.0f64;
+        for k in 0..agents {
+            let (mut num, mut den) = (0.0, 0.0);
+            for &(i, j, d, w) in &obs {
+                if i == k {
+                    num += w * (r[j] + d);
+                    den += w;
+                } else if j == k {
+                    num += w * (r[i] - d);
+                    den += w;
+                }
+            }
+            if den > 0.0 {
+                let new = num / den;
+                change = change.max((new - r[k]).abs());
+                r[k] = new;
+            }
+        }
+        let mean = r.iter().sum::<f64>() / agents.max(1) as f64;
+        r.iter_mut().for_each(|x| *x -= mean);
+        if change < 1e-9 {
+            break;
+        }
+    }
+    r
+}
+
+/// Runs every pair of `specs` through `eval` and fits ratings.
+pub fn ladder<E>(
+    specs: &[AgentSpec],
+    mut eval: impl FnMut(&AgentSpec, &AgentSpec) -> Result<EvalReport, E>,
+) -> Result<Ladder, E> {
+    let mut pairs = Vec::new();
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            pairs.push((i, j, eval(&specs[i], &specs[j])?));
+        }
+    }
+    let ratings = fit_ratings(specs.len(), &pairs);
+    Ok(Ladder { agents: specs.iter().map(|s| s.to_string()).collect(), ratings, pairs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_known_values() {
+        // 8 of 10 at 95%: (0.4902, 0.9433).
+        let (lo, hi) = wilson(8.0, 10.0, Z95);
+        assert!((lo - 0.4902).abs() < 1e-3 && (hi - 0.9433).abs() < 1e-3, "{lo} {hi}");
+        let (lo, hi) = wilson(0.0, 20.0, Z95);
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.1611).abs() < 1e-3, "{hi}");
+        let (lo, hi) = wilson(20.0, 20.0, Z95);
+        assert!((lo - 0.8389).abs() < 1e-3 && hi == 1.0);
+        assert_eq!(wilson(0.0, 0.0, Z95), (0.0, 1.0));
+    }
+
+    #[test]
+    fn elo_from_win_rates() {
+        assert_eq!(elo_from_score(0.5), Some(0.0));
+        assert!((elo_from_score(0.76).unwrap() - 200.0).abs() < 1.0);
+        assert!((elo_from_score(0.24).unwrap() + 200.0).abs() < 1.0);
+        assert_eq!(elo_from_score(0.0), None);
+        assert_eq!(elo_from_score(1.0), None);
+        assert_eq!(elo_from_score(f64::NAN), None);
+        // Beating three equals a quarter of the time is an even match.
+        assert!(elo_vs_field(0.25, 4).unwrap().abs() < 1e-9);
+    }
+
+    #[test]
+    fn mean_and_ratio_intervals() {
+        let e = mean_ci(&[1.0, 2.0, 3.0, 4.0], Z95);
+        assert_eq!(e.mean, 2.5);
+        let se = (1.666_666_666_666_666_7f64 / 4.0).sqrt();
+        assert!((e.hi - (2.5 + Z95 * se)).abs() < 1e-12 && (e.lo - (2.5 - Z95 * se)).abs() < 1e-12);
+        let one = mean_ci(&[3.0], Z95);
+        assert_eq!(one.mean, 3.0);
+        assert!(one.lo.is_nan() && one.hi.is_nan());
+        // Equal weights: the ratio estimate is the mean of the per-group rates.
+        let r = ratio_ci(&[(2.0, 2.0), (4.0, 2.0), (6.0, 2.0), (8.0, 2.0)], Z95);
+        let m = mean_ci(&[1.0, 2.0, 3.0, 4.0], Z95);
+        assert!((r.mean - m.mean).abs() < 1e-12 && (r.lo - m.lo).abs() < 1e-12 && (r.hi - m.hi).abs() < 1e-12);
+        // Unequal weights: the pooled ratio.
+        let r = ratio_ci(&[(3.0, 1.0), (3.0, 3.0)], Z95);
+        assert!((r.mean - 1.5).abs() < 1e-12 && r.lo < 1.5 && r.hi > 1.5);
+    }
+
+    #[test]
+    fn seeds_are_fixed_and_distinct() {
+        assert_eq!(deal_seed(1, 0), deal_seed(1, 0));
+        assert_ne!(deal_seed(1, 0), deal_seed(1, 1));
+        assert_ne!(deal_seed(1, 0), deal_seed(2, 0));
+    }
+}

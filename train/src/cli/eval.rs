@@ -1,0 +1,307 @@
+//! `bones eval`: agent A against agent B on duplicate deals (or a round-robin
+//! ladder), with confidence intervals and Elo.
+
+use anyhow::{Context, Result};
+use bones_agents::agent::VALID_SPECS;
+use bones_agents::arena::{self, Amount, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::AgentSpec;
+use bones_env::rules::{parse_rules_arg, DoublesRules};
+use bones_env::{Doubles, Texas42, Texas42Rules};
+use clap::ValueEnum;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Value};
+
+/// The games `eval` plays.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalGame {
+    /// Texas 42 (duplicate: each deal played twice, teams swapping seats).
+    Texas42,
+    /// Doubles (A in one seat, B in the others, A's seat rotating over each deal).
+    Doubles,
+}
+
+#[derive(clap::Args, Debug)]
+#[command(after_help = format!(
+    "Agent specs: {VALID_SPECS}.\n\n\
+     --json prints one object: agents, games, hands, win_rate, win_ci, marks_per_hand, marks_ci, \
+     points_per_hand, points_ci, elo (Texas 42; A minus B per hand); for Doubles points_per_round and \
+     points_ci (A's round score minus the other seats' mean) replace the marks and points keys. \
+     Intervals are 95%; elo is null when the win rate is 0 or 1."
+))]
+pub struct EvalArgs {
+    /// Two agent specs `A,B` (A is evaluated against B).
+    #[arg(long, value_name = "A,B", required_unless_present = "ladder", conflicts_with = "ladder")]
+    pub agents: Option<String>,
+    /// Round robin over two or more agents, with a rating table.
+    #[arg(long, value_name = "A,B,C")]
+    pub ladder: Option<String>,
+    /// The game.
+    #[arg(long, value_enum, default_value = "texas42")]
+    pub game: EvalGame,
+    /// Players (Doubles: 2, 3 or 4; overrides `players` in --rules).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Whole games to play in total (rounded up to whole duplicate deals) [default: 100].
+    #[arg(long, conflicts_with = "hands")]
+    pub games: Option<u64>,
+    /// Single hands (Doubles: rounds) to play instead of games.
+    #[arg(long)]
+    pub hands: Option<u64>,
+    /// Seed of the deals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores); the result does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
+    #[arg(long, default_value = "standard")]
+    pub rules: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A game ready to evaluate on.
+enum Table {
+    Texas42(Texas42),
+    Doubles(Doubles),
+}
+
+impl Table {
+    fn name(&self) -> &'static str {
+        match self {
+            Table::Texas42(_) => "texas42",
+            Table::Doubles(_) => "doubles",
+        }
+    }
+    fn seatings(&self) -> u64 {
+        match self {
+            Table::Texas42(_) => 2,
+            Table::Doubles(d) => d.rules.players as u64,
+        }
+    }
+}
+
+/// Bad usage: print and exit 2.
+fn usage(msg: impl std::fmt::Display) -> Result<i32> {
+    eprintln!("error: {msg}");
+    Ok(2)
+}
+
+pub fn run(args: EvalArgs) -> Result<i32> {
+    let table = match args.game {
+        EvalGame::Texas42 => {
+            if args.players.is_some_and(|p| p != 4) {
+                return usage("--players applies to Doubles; Texas 42 has four players");
+            }
+            let rules = match parse_rules_arg(&args.rules).and_then(|v| Texas42Rules::from_json(&v)) {
+                Ok(r) => r,
+                Err(e) => return usage(format!("--rules: {e}")),
+            };
+            Table::Texas42(Texas42::new(rules))
+        }
+        EvalGame::Doubles => {
+            let mut v = match parse_rules_arg(&args.rules) {
+                Ok(v) => v,
+                Err(e) => return usage(format!("--rules: {e}")),
+            };
+            if let (Some(p), Some(obj)) = (args.players, v.as_object_mut()) {
+                obj.insert("players".into(), json!(p));
+            }
+            match DoublesRules::from_json(&v) {
+                Ok(r) => Table::Doubles(Doubles::new(r)),
+                Err(e) => return usage(format!("--rules/--players: {e}")),
+            }
+        }
+    };
+    let amount = match (args.games, args.hands) {
+        (_, Some(0)) | (Some(0), _) => return usage("--games/--hands must be at least 1"),
+        (_, Some(h)) => Amount::Hands(h),
+        (g, None) => Amount::Games(g.unwrap_or(100)),
+    };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        return usage("--threads must be at least 1");
+    }
+    let opts = EvalOptions { amount, seed: args.seed, threads };
+    let list = args.ladder.as_deref().or(args.agents.as_deref()).unwrap_or_default();
+    let specs = match AgentSpec::parse_list(list) {
+        Ok(s) => s,
+        Err(e) => return usage(e),
+    };
+    // Check every spec against the game before playing anything.
+    for s in &specs {
+        let ok = match &table {
+            Table::Texas42(_) => s.texas42().map(|_| ()),
+            Table::Doubles(_) => s.doubles().map(|_| ()),
+        };
+        if let Err(e) = ok {
+            return usage(e);
+        }
+    }
+
+    if args.ladder.is_some() {
+        if specs.len() < 2 {
+            return usage("--ladder needs at least two agents");
+        }
+        let pairs = (specs.len() * (specs.len() - 1) / 2) as u64;
+        let bar = progress_bar(&table, amount, pairs, args.json);
+        let ladder = arena::ladder(&specs, |a, b| eval_pair(&table, [a, b], &opts, &bar))?;
+        bar.finish_and_clear();
+        print_ladder(&table, &ladder, &args);
+    } else {
+        if specs.len() != 2 {
+            return usage(format!("--agents needs exactly two specs `A,B`, got {}", specs.len()));
+        }
+        let bar = progress_bar(&table, amount, 1, args.json);
+        let report = eval_pair(&table, [&specs[0], &specs[1]], &opts, &bar)?;
+        bar.finish_and_clear();
+        if args.json {
+            println!("{}", report_json(&report, args.seed));
+        } else {
+            print_report(&report, args.seed);
+        }
+    }
+    Ok(0)
+}
+
+fn progress_bar(table: &Table, amount: Amount, pairs: u64, hidden: bool) -> ProgressBar {
+    if hidden {
+        return ProgressBar::hidden();
+    }
+    let (n, unit) = match amount {
+        Amount::Games(n) => (n, "games"),
+        Amount::Hands(n) => (n, if table.name() == "doubles" { "rounds" } else { "hands" }),
+    };
+    let per_pair = n.div_ceil(table.seatings()) * table.seatings();
+    let bar = ProgressBar::new(per_pair * pairs);
+    bar.set_style(
+        ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{eta}})"))
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+fn eval_pair(table: &Table, specs: [&AgentSpec; 2], opts: &EvalOptions, bar: &ProgressBar) -> Result<EvalReport> {
+    let progress = |n: u64| bar.inc(n);
+    let r = match table {
+        Table::Texas42(g) => arena::eval_texas42(g, specs, opts, &progress),
+        Table::Doubles(g) => arena::eval_doubles(g, specs, opts, &progress),
+    };
+    r.with_context(|| format!("evaluating {} against {}", specs[0], specs[1]))
+}
+
+/// A float for JSON, rounded to 6 significant decimals; NaN becomes null.
+fn num(x: f64) -> Value {
+    if x.is_finite() {
+        json!((x * 1e6).round() / 1e6)
+    } else {
+        Value::Null
+    }
+}
+
+fn ci(e: &Estimate) -> Value {
+    json!([num(e.lo), num(e.hi)])
+}
+
+fn report_json(r: &EvalReport, seed: u64) -> Value {
+    let mut v = json!({
+        "agents": r.agents,
+        "game": r.game,
+        "players": r.players,
+        "seed": seed,
+        "deals": r.deals,
+        "games": r.games,
+        "hands": r.hands,
+        "win_unit": r.win_unit,
+        "win_rate": num(r.win_rate),
+        "win_ci": [num(r.win_ci.0), num(r.win_ci.1)],
+    });
+    let obj = v.as_object_mut().expect("an object");
+    if let (Some(m), Some(p)) = (&r.marks_per_hand, &r.points_per_hand) {
+        obj.insert("marks_per_hand".into(), num(m.mean));
+        obj.insert("marks_ci".into(), ci(m));
+        obj.insert("points_per_hand".into(), num(p.mean));
+        obj.insert("points_ci".into(), ci(p));
+    }
+    if let Some(p) = &r.points_per_round {
+        obj.insert("points_per_round".into(), num(p.mean));
+        obj.insert("points_ci".into(), ci(p));
+    }
+    obj.insert("elo".into(), r.elo.map_or(Value::Null, |e| num((e * 10.0).round() / 10.0)));
+    obj.insert("decisions".into(), json!(r.decisions));
+    v
+}
+
+fn fmt_est(e: &Estimate) -> String {
+    if e.lo.is_finite() {
+        format!("{:+.3}  [{:+.3}, {:+.3}]", e.mean, e.lo, e.hi)
+    } else {
+        format!("{:+.3}  [interval needs two or more deals]", e.mean)
+    }
+}
+
+fn print_report(r: &EvalReport, seed: u64) {
+    let [a, b] = &r.agents;
+    println!("{a} (A) vs {b} (B), {} {}-player, seed {seed}", r.game, r.players);
+    if r.games > 0 {
+        println!("played            {} games, {} hands, {} duplicate deals", r.games, r.hands, r.deals);
+    } else {
+        println!(
+            "played            {} {}, {} duplicate deals",
+            r.hands,
+            if r.game == "doubles" { "rounds" } else { "hands" },
+            r.deals
+        );
+    }
+    println!(
+        "A win rate        {:.3}  [{:.3}, {:.3}]  ({} of {} {}s)",
+        r.win_rate, r.win_ci.0, r.win_ci.1, r.wins, r.trials, r.win_unit
+    );
+    if let Some(m) = &r.marks_per_hand {
+        println!("marks/hand A-B    {}", fmt_est(m));
+    }
+    if let Some(p) = &r.points_per_hand {
+        println!("points/hand A-B   {}", fmt_est(p));
+    }
+    if let Some(p) = &r.points_per_round {
+        println!("points/round A-B  {}", fmt_est(p));
+    }
+    match r.elo {
+        Some(e) => println!("Elo A-B           {e:+.0}"),
+        None => println!("Elo A-B           undefined (win rate {})", r.win_rate),
+    }
+    let us = r.micros_per_decision();
+    println!(
+        "time/decision     A {:.2} µs ({} decisions), B {:.2} µs ({} decisions)",
+        us[0], r.decisions[0], us[1], r.decisions[1]
+    );
+}
+
+fn print_ladder(table: &Table, l: &Ladder, args: &EvalArgs) {
+    if args.json {
+        let ratings: Vec<Value> =
+            l.agents.iter().zip(&l.ratings).map(|(a, r)| json!({"agent": a, "elo": num(r.round())})).collect();
+        let pairs: Vec<Value> = l.pairs.iter().map(|(_, _, r)| report_json(r, args.seed)).collect();
+        println!("{}", json!({"game": table.name(), "agents": l.agents, "ratings": ratings, "pairs": pairs}));
+        return;
+    }
+    println!("ladder: {}, seed {}", table.name(), args.seed);
+    let mut order: Vec<usize> = (0..l.agents.len()).collect();
+    order.sort_by(|&a, &b| l.ratings[b].total_cmp(&l.ratings[a]));
+    let width = l.agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);
+    println!("{:<width$}  {:>6}", "agent", "elo");
+    for &i in &order {
+        println!("{:<width$}  {:>+6.0}", l.agents[i], l.ratings[i]);
+    }
+    println!();
+    println!("pairs (A vs B: A's win rate [95%], Elo A-B)");
+    for (i, j, r) in &l.pairs {
+        let elo = r.elo.map_or("undefined".to_string(), |e| format!("{e:+.0}"));
+        println!(
+            "{} vs {}: {:.3} [{:.3}, {:.3}] over {} {}s, Elo {elo}",
+            l.agents[*i], l.agents[*j], r.win_rate, r.win_ci.0, r.win_ci.1, r.trials, r.win_unit
+        );
+    }
+}
