@@ -105,6 +105,9 @@ pub struct Texas42View {
     pub totals: [u32; 2],
     /// Hands finished earlier in this game.
     pub hands_played: u32,
+    /// The hand as this seat could rebuild it (hidden dominoes re-dealt; see
+    /// `Hand::public_for`): what the observation is computed from.
+    pub public: Hand,
 }
 
 impl SeatView for Texas42View {
@@ -171,7 +174,13 @@ impl Texas42View {
             legal: if h.to_move == seat && h.phase != Phase::Done { h.legal_mask() } else { ActionMask::EMPTY },
             totals: [0; 2],
             hands_played: 0,
+            public: h.public_for(seat as usize),
         }
+    }
+
+    /// This seat's observation vector (the encoding the policies are trained on).
+    pub fn observe(&self, out: &mut [f32]) {
+        bones_env::texas42::observe_hand(&self.public, self.totals, self.seat as usize, out)
     }
 
     /// This seat's team (0 or 1).
@@ -323,6 +332,9 @@ pub struct DoublesView {
     pub legal: ActionMask,
     /// Game totals per seat.
     pub totals: [u32; 4],
+    /// The round as this seat could rebuild it (hidden dominoes re-dealt; see
+    /// `Round::public_for`): what the observation is computed from.
+    pub public: Round,
 }
 
 impl SeatView for DoublesView {
@@ -370,7 +382,13 @@ impl DoublesView {
             no_double: r.no_double,
             legal: if mine { r.legal_mask() } else { ActionMask::EMPTY },
             totals: [0; 4],
+            public: r.public_for(s),
         }
+    }
+
+    /// This seat's observation vector (the encoding the policies are trained on).
+    pub fn observe(&self, out: &mut [f32]) {
+        bones_env::doubles::observe_round(&self.public, &self.rules, self.totals, self.seat as usize, out)
     }
     /// Players at the table.
     #[inline]
@@ -443,6 +461,14 @@ pub enum SpecError {
         reason: &'static str,
     },
     /// The agent is specified correctly but not built yet.
+    /// A `model:PATH` that could not be loaded.
+    #[error("agent `{spec}`: {reason}")]
+    BadModel {
+        /// The spec as given.
+        spec: String,
+        /// What was wrong (missing files, another game, …).
+        reason: String,
+    },
     #[error("agent `{spec}` is not available yet: {reason}")]
     NotAvailable {
         /// The spec.
@@ -513,8 +539,32 @@ impl fmt::Display for AgentSpec {
 const PIMC_MISSING: &str =
     "the PIMC search agent (sampled worlds solved by the open-hand solver) has not been built yet; \
      use `random` or `heuristic`";
-const MODEL_MISSING: &str =
-    "loading trained policies is not built yet (it comes with training and export); use `random` or `heuristic`";
+/// Loads a trained policy from a model or checkpoint folder as an agent; the
+/// reason on failure.
+pub type ModelLoader<V> = fn(&std::path::Path) -> Result<Box<dyn Agent<V>>, String>;
+
+static MODEL_LOADERS_42: std::sync::OnceLock<ModelLoader<Texas42View>> = std::sync::OnceLock::new();
+static MODEL_LOADERS_DOUBLES: std::sync::OnceLock<ModelLoader<DoublesView>> = std::sync::OnceLock::new();
+
+/// Installs the loaders behind `model:PATH` (the trainer crate provides them; this
+/// crate does not depend on the network library). Later calls are ignored.
+pub fn register_model_loaders(texas42: ModelLoader<Texas42View>, doubles: ModelLoader<DoublesView>) {
+    let _ = MODEL_LOADERS_42.set(texas42);
+    let _ = MODEL_LOADERS_DOUBLES.set(doubles);
+}
+
+fn load_model<V>(
+    loader: &std::sync::OnceLock<ModelLoader<V>>,
+    path: &std::path::Path,
+    spec: &AgentSpec,
+) -> Result<Box<dyn Agent<V>>, SpecError> {
+    match loader.get() {
+        Some(load) => load(path).map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason }),
+        None => Err(SpecError::NotAvailable { spec: spec.to_string(), reason: MODEL_MISSING }),
+    }
+}
+
+const MODEL_MISSING: &str = "this program cannot load trained policies (the `bones` binary can)";
 
 impl AgentSpec {
     /// Parses a spec (same as `str::parse`).
@@ -537,8 +587,8 @@ impl AgentSpec {
                 game: "texas42",
                 reason: "`highest` is the Doubles baseline (highest pip total); use `random` or `heuristic`",
             }),
-            AgentSpec::Pimc { .. } => Err(SpecError::NotAvailable { spec: self.to_string(), reason: PIMC_MISSING }),
-            AgentSpec::Model { .. } => Err(SpecError::NotAvailable { spec: self.to_string(), reason: MODEL_MISSING }),
+            AgentSpec::Pimc { worlds } => Ok(Box::new(crate::pimc::PimcAgent::new(*worlds))),
+            AgentSpec::Model { path } => load_model(&MODEL_LOADERS_42, path, self),
         }
     }
 
@@ -549,7 +599,7 @@ impl AgentSpec {
             AgentSpec::Heuristic => Ok(Box::new(crate::heuristic::DoublesHeuristic::default())),
             AgentSpec::Highest => Ok(Box::new(crate::heuristic::HighestAgent)),
             AgentSpec::Pimc { .. } => Err(SpecError::NotAvailable { spec: self.to_string(), reason: PIMC_MISSING }),
-            AgentSpec::Model { .. } => Err(SpecError::NotAvailable { spec: self.to_string(), reason: MODEL_MISSING }),
+            AgentSpec::Model { path } => load_model(&MODEL_LOADERS_DOUBLES, path, self),
         }
     }
 }

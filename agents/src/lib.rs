@@ -11,5 +11,8 @@ pub mod arena;
 pub mod heuristic;
 pub mod random;
 
-pub use agent::{Agent, AgentRng, AgentSpec, DoublesView, SeatView, SpecError, Texas42View, ViewState};
+pub use agent::{
+    register_model_loaders, Agent, AgentRng, AgentSpec, DoublesView, ModelLoader, SeatView, SpecError, Texas42View,
+    ViewState,
+};
 pub use arena::{eval_doubles, eval_texas42, Amount, EvalOptions, EvalReport};

@@ -25,6 +25,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// Seats at the table.
     fn num_players(&self) -> usize;
+    /// The side a seat plays for (Texas 42: seats 0, 2 are team 0; Doubles: every
+    /// seat for itself).
+    fn team_of(&self, seat: usize) -> usize {
+        seat
+    }
     /// Size of the dense action space (at most 64).
     fn num_actions(&self) -> usize;
     /// Length of one seat's observation vector.

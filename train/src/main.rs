@@ -7,6 +7,7 @@ use clap::Parser;
 
 fn main() {
     let args = cli::Cli::parse();
+    bones_train::policy_agent::register();
     match cli::run(args) {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -25,7 +25,7 @@ pub use actions::{
     NUM_ACTIONS_DOUBLES, OPEN, PASS,
 };
 pub use board::Board;
-pub use observe::{OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
+pub use observe::{observe_round, OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
 pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
 
 use crate::action::{ActionError, ActionMask};

@@ -4,10 +4,10 @@
 //! all public information with perfect recall; nothing hidden (the boneyard's
 //! order and the other hands never enter). The layout is [`OBS_SEGMENTS_DOUBLES`].
 
-use super::play::NO_SEAT;
+use super::play::{Round, NO_SEAT};
 use super::DoublesState;
 use crate::observe::{layout_len, ObsWriter, Segment};
-use crate::rules::BlockedTie;
+use crate::rules::{BlockedTie, DoublesRules};
 
 /// Version of the Doubles observation layout; bump on any change.
 pub const OBS_VERSION_DOUBLES: u32 = 1;
@@ -64,7 +64,14 @@ pub const OBS_LEN_DOUBLES: usize = layout_len(&OBS_SEGMENTS_DOUBLES);
 
 /// Writes seat `me`'s observation of `st` into `out`.
 pub(super) fn write(st: &DoublesState, me: usize, out: &mut [f32]) {
-    let r = &st.round;
+    observe_round(&st.round, &st.game.rules, st.totals, me, out)
+}
+
+/// Writes seat `me`'s observation of round `r` (game totals `totals`) into
+/// `out`. Reads only `me`'s own dominoes and public facts, so a round whose
+/// hidden dominoes were dealt differently (such as [`Round::public_for`])
+/// observes the same.
+pub fn observe_round(r: &Round, rules: &DoublesRules, totals: [u32; 4], me: usize, out: &mut [f32]) {
     let n = r.players as usize;
     assert!(me < n, "seat {me} is not at a table of {n}");
     let mut rels = [0usize; 4];
@@ -72,7 +79,7 @@ pub(super) fn write(st: &DoublesState, me: usize, out: &mut [f32]) {
         *r = (s + n - me) % n;
     }
     let rel = |seat: usize| rels[seat & 3];
-    let target = st.game.rules.target as f32;
+    let target = rules.target as f32;
     let mut w = ObsWriter::new(out, &OBS_SEGMENTS_DOUBLES);
 
     let hand = w.next("hand");
@@ -158,7 +165,7 @@ pub(super) fn write(st: &DoublesState, me: usize, out: &mut [f32]) {
     }
     let gs = w.next("game_scores");
     for s in 0..n {
-        gs[rel(s)] = st.totals[s] as f32 / target;
+        gs[rel(s)] = totals[s] as f32 / target;
     }
     let result = w.next("round_result");
     match r.end {
@@ -166,8 +173,8 @@ pub(super) fn write(st: &DoublesState, me: usize, out: &mut [f32]) {
         Some(super::End::Blocked) => result[1] = 1.0,
         None => {}
     }
-    let rules = w.next("rules");
-    rules[0] = (st.game.rules.blocked_tie == BlockedTie::Split) as u8 as f32;
-    rules[1] = target / 100.0;
+    let seg = w.next("rules");
+    seg[0] = (rules.blocked_tie == BlockedTie::Split) as u8 as f32;
+    seg[1] = target / 100.0;
     w.finish();
 }

@@ -12,7 +12,7 @@ mod scoring;
 
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
-pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
+pub use observe::{observe_hand, OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
 pub use play::{closest_to_seven, sevens_distance, SuitTable, TABLES};
 
 use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
@@ -83,6 +83,9 @@ impl Game for Texas42 {
     }
     fn num_players(&self) -> usize {
         4
+    }
+    fn team_of(&self, seat: usize) -> usize {
+        seat % 2
     }
     fn num_actions(&self) -> usize {
         NUM_ACTIONS_42

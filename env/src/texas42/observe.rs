@@ -2,7 +2,7 @@
 //! 1 = left, 2 = partner, 3 = right). Own hand plus all public information with
 //! perfect recall; nothing hidden. The layout is [`OBS_SEGMENTS_42`].
 
-use super::hand::{team, Phase};
+use super::hand::{team, Hand, Phase};
 use super::Texas42State;
 use crate::action::{BID_30, PASS, TRUMP_BLANKS};
 use crate::game::Action;
@@ -65,7 +65,13 @@ fn one_hot(seg: &mut [f32], i: usize) {
 
 /// Writes seat `me`'s observation of `st` into `out`.
 pub(super) fn write(st: &Texas42State, me: usize, out: &mut [f32]) {
-    let h = &st.hand;
+    observe_hand(&st.hand, st.totals, me, out)
+}
+
+/// Writes seat `me`'s observation of hand `h` with game totals `totals` into
+/// `out`. Reads only `me`'s own dominoes and public facts, so a hand whose hidden
+/// dominoes were dealt differently (such as [`Hand::public_for`]) observes the same.
+pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
     let me = me as u8;
     let rel = |seat: u8| ((seat + 4 - me) % 4) as usize;
     let mut w = ObsWriter::new(out, &OBS_SEGMENTS_42);
@@ -148,14 +154,14 @@ pub(super) fn write(st: &Texas42State, me: usize, out: &mut [f32]) {
     points[0] = h.points[us] as f32 / 42.0;
     points[1] = h.points[1 - us] as f32 / 42.0;
     let score = w.next("score");
-    let target = st.game.rules.target as f32;
-    score[0] = st.totals[us] as f32 / target;
-    score[1] = st.totals[1 - us] as f32 / target;
+    let target = h.rules.target as f32;
+    score[0] = totals[us] as f32 / target;
+    score[1] = totals[1 - us] as f32 / target;
     let out_seat = w.next("sitting_out");
     if let Some(s) = h.sitting_out() {
         out_seat[rel(s)] = 1.0;
     }
-    let r = &st.game.rules;
+    let r = &h.rules;
     let rules = w.next("rules");
     for (i, v) in Variant::ALL.iter().enumerate() {
         rules[i] = r.variants.has(*v) as u8 as f32;

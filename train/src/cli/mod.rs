@@ -3,6 +3,7 @@
 mod bench;
 mod eval;
 mod replay;
+mod train;
 
 use anyhow::{ensure, Context, Result};
 use bones_env::rules::parse_rules_arg;
@@ -20,6 +21,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Train a policy by PPO self-play (default: the cpu-quick preset).
+    Train(train::TrainArgs),
     /// Validate and annotate game records (JSON lines) from FILE or `-` (stdin).
     Replay(replay::ReplayArgs),
     /// Measure engine speed: random play, encoded play, VecEnv steps.
@@ -73,6 +76,7 @@ impl GameArgs {
 /// Runs a parsed command; returns the process exit status.
 pub fn run(cli: Cli) -> Result<i32> {
     match cli.command {
+        Command::Train(a) => train::run(a),
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),

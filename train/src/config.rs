@@ -1,0 +1,217 @@
+//! The training configuration: one struct, a doc line per field, loaded from
+//! `configs/*.toml` (unknown keys are an error) and saved into the run folder.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Why a configuration could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read config `{path}`: {source}")]
+    Read {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Bad TOML, an unknown key or a bad value.
+    #[error("bad config `{path}`: {message}")]
+    Parse {
+        /// The path (or preset name).
+        path: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// No built-in preset of that name.
+    #[error("unknown config preset `{0}`: expected a path to a TOML file or one of cpu-quick, cpu-full, gpu, smoke")]
+    UnknownPreset(String),
+}
+
+/// Every hyperparameter of a PPO self-play run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Game: `texas42` or `doubles`.
+    pub game: String,
+    /// Doubles players (2, 3 or 4); ignored by Texas 42.
+    pub players: u8,
+    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
+    pub rules: String,
+    /// Seed of everything random in the run (deals, sampling, minibatches, init).
+    pub seed: u64,
+    /// Stop after this many self-play hands (rounds for Doubles).
+    pub total_hands: u64,
+    /// Games played in lockstep; one batched forward pass per step over all of them.
+    pub num_envs: usize,
+    /// Decisions per game per rollout (rollout size = num_envs * num_steps).
+    pub num_steps: usize,
+    /// Threads that step the games.
+    pub env_threads: usize,
+    /// Adam learning rate.
+    pub learning_rate: f64,
+    /// Anneal the learning rate linearly to zero over the run.
+    pub anneal_lr: bool,
+    /// Discount factor (1.0: hands are short and undiscounted).
+    pub gamma: f32,
+    /// GAE lambda.
+    pub gae_lambda: f32,
+    /// Minibatches per epoch.
+    pub num_minibatches: usize,
+    /// Epochs over each rollout.
+    pub update_epochs: usize,
+    /// Normalise advantages within each minibatch.
+    pub norm_adv: bool,
+    /// Surrogate clipping coefficient (also clips the value loss).
+    pub clip_coef: f32,
+    /// Use the clipped value loss.
+    pub clip_vloss: bool,
+    /// Entropy bonus coefficient.
+    pub ent_coef: f32,
+    /// Value loss coefficient.
+    pub vf_coef: f32,
+    /// Clip the global gradient norm to this (0: no clipping).
+    pub max_grad_norm: f32,
+    /// Stop an update's epochs early once approx KL exceeds this (0: never).
+    pub target_kl: f32,
+    /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
+    pub reward_scale: f32,
+    /// Width of the hidden layers.
+    pub hidden: usize,
+    /// Number of hidden layers.
+    pub depth: usize,
+    /// Share of the games whose opponents are a past snapshot instead of the current policy.
+    pub opponent_share: f32,
+    /// Add the current policy to the snapshot pool every this many updates.
+    pub snapshot_every: usize,
+    /// Snapshots kept in the pool (oldest dropped first).
+    pub pool_size: usize,
+    /// Evaluate against `random` and `heuristic` every this many updates (0: only at the end).
+    pub eval_every: usize,
+    /// Duplicate deals per evaluation (each played twice, seats swapped).
+    pub eval_hands: usize,
+    /// Write a checkpoint every this many updates (and always at the end).
+    pub checkpoint_every: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            game: "texas42".into(),
+            players: 4,
+            rules: "standard".into(),
+            seed: 1,
+            total_hands: 200_000,
+            num_envs: 256,
+            num_steps: 32,
+            env_threads: 2,
+            learning_rate: 3e-4,
+            anneal_lr: true,
+            gamma: 1.0,
+            gae_lambda: 0.95,
+            num_minibatches: 4,
+            update_epochs: 4,
+            norm_adv: true,
+            clip_coef: 0.2,
+            clip_vloss: true,
+            ent_coef: 0.01,
+            vf_coef: 0.5,
+            max_grad_norm: 0.5,
+            target_kl: 0.0,
+            reward_scale: 1.0,
+            hidden: 256,
+            depth: 2,
+            opponent_share: 0.2,
+            snapshot_every: 10,
+            pool_size: 8,
+            eval_every: 20,
+            eval_hands: 200,
+            checkpoint_every: 10,
+        }
+    }
+}
+
+/// Built-in presets, the same files as `configs/NAME.toml`.
+const PRESETS: [(&str, &str); 4] = [
+    ("cpu-quick", include_str!("../../configs/cpu-quick.toml")),
+    ("cpu-full", include_str!("../../configs/cpu-full.toml")),
+    ("gpu", include_str!("../../configs/gpu.toml")),
+    ("smoke", include_str!("../../configs/smoke.toml")),
+];
+
+impl TrainConfig {
+    /// Parses TOML text (`origin` names it in errors).
+    pub fn from_toml(text: &str, origin: &str) -> Result<TrainConfig, ConfigError> {
+        let cfg: TrainConfig =
+            toml::from_str(text).map_err(|e| ConfigError::Parse { path: origin.into(), message: e.to_string() })?;
+        cfg.validate().map_err(|message| ConfigError::Parse { path: origin.into(), message })?;
+        Ok(cfg)
+    }
+
+    /// A built-in preset by name, or a TOML file by path.
+    pub fn load(name_or_path: &str) -> Result<TrainConfig, ConfigError> {
+        if let Some((_, text)) = PRESETS.iter().find(|(n, _)| *n == name_or_path) {
+            return TrainConfig::from_toml(text, name_or_path);
+        }
+        let path = Path::new(name_or_path);
+        if !path.exists() && !name_or_path.contains('/') && !name_or_path.ends_with(".toml") {
+            return Err(ConfigError::UnknownPreset(name_or_path.into()));
+        }
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: name_or_path.into(), source })?;
+        TrainConfig::from_toml(&text, name_or_path)
+    }
+
+    /// The config as TOML.
+    pub fn to_toml(&self) -> String {
+        toml::to_string(self).expect("a config serialises")
+    }
+
+    /// Checks ranges; returns what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let check = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
+        check(matches!(self.game.as_str(), "texas42" | "doubles"), "`game` must be \"texas42\" or \"doubles\"")?;
+        check((2..=4).contains(&self.players), "`players` must be 2, 3 or 4")?;
+        check(self.num_envs >= 1, "`num_envs` must be at least 1")?;
+        check(self.num_steps >= 1, "`num_steps` must be at least 1")?;
+        check(self.env_threads >= 1, "`env_threads` must be at least 1")?;
+        check(self.learning_rate > 0.0, "`learning_rate` must be positive")?;
+        check((0.0..=1.0).contains(&self.gamma), "`gamma` must be in 0..=1")?;
+        check((0.0..=1.0).contains(&self.gae_lambda), "`gae_lambda` must be in 0..=1")?;
+        check(self.num_minibatches >= 1, "`num_minibatches` must be at least 1")?;
+        check(self.update_epochs >= 1, "`update_epochs` must be at least 1")?;
+        check(self.clip_coef > 0.0, "`clip_coef` must be positive")?;
+        check(self.hidden >= 1 && self.depth >= 1, "`hidden` and `depth` must be at least 1")?;
+        check((0.0..=1.0).contains(&self.opponent_share), "`opponent_share` must be in 0..=1")?;
+        check(self.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
+        check(self.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
+        Ok(())
+    }
+
+    /// Self-play decisions per rollout.
+    pub fn batch_size(&self) -> usize {
+        self.num_envs * self.num_steps
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_load_and_round_trip() {
+        for (name, _) in PRESETS {
+            let cfg = TrainConfig::load(name).unwrap();
+            assert_eq!(TrainConfig::from_toml(&cfg.to_toml(), name).unwrap(), cfg);
+        }
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_values_are_errors() {
+        let e = TrainConfig::from_toml("learning_rat = 0.1", "x").unwrap_err().to_string();
+        assert!(e.contains("learning_rat"), "{e}");
+        let e = TrainConfig::from_toml("game = \"chess\"", "x").unwrap_err().to_string();
+        assert!(e.contains("texas42"), "{e}");
+        assert!(TrainConfig::load("no-such-preset").unwrap_err().to_string().contains("cpu-quick"));
+    }
+}

@@ -1,0 +1,135 @@
+//! Evaluation during training: the greedy policy against a baseline agent on
+//! fixed duplicate deals (each deal played once per side, the policy taking each
+//! side in turn), all games in lockstep so the policy runs batched.
+
+use crate::inference::decide;
+use crate::model::Policy;
+use bones_agents::{Agent, AgentSpec, DoublesView, SpecError, Texas42View, ViewState};
+use bones_env::vec_env::episode_seed;
+use bones_env::{Doubles, Episode, Game, GameState, Texas42};
+use burn::prelude::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// A game the trainer can evaluate on: it knows its baseline agents.
+pub trait TrainGame: Game<State: ViewState> {
+    /// A baseline agent (`random`, `heuristic`, …) for this game.
+    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<<Self::State as ViewState>::View>>, SpecError>;
+}
+
+impl TrainGame for Texas42 {
+    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<Texas42View>>, SpecError> {
+        spec.texas42()
+    }
+}
+
+impl TrainGame for Doubles {
+    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<DoublesView>>, SpecError> {
+        spec.doubles()
+    }
+}
+
+/// The baselines evaluated during training.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EvalOpponent {
+    /// Uniformly random legal actions.
+    Random,
+    /// The rule-based player.
+    Heuristic,
+}
+
+impl EvalOpponent {
+    /// Name used in metric tags.
+    pub fn name(self) -> &'static str {
+        match self {
+            EvalOpponent::Random => "random",
+            EvalOpponent::Heuristic => "heuristic",
+        }
+    }
+    fn spec(self) -> AgentSpec {
+        match self {
+            EvalOpponent::Random => AgentSpec::Random,
+            EvalOpponent::Heuristic => AgentSpec::Heuristic,
+        }
+    }
+}
+
+/// Result of an evaluation.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct EvalResult {
+    /// Games (hands) played.
+    pub games: usize,
+    /// Share of hands the policy's side won (reward > 0; ties count half).
+    pub win_rate: f64,
+    /// Mean reward of the policy's side per hand (Texas 42: marks won minus lost).
+    pub reward_per_hand: f64,
+}
+
+/// Plays `deals` duplicate deals of single hands: each deal once for every side
+/// with the policy (greedy) on that side and `opponent` on the others.
+pub fn evaluate<G: TrainGame>(
+    game: &G,
+    model: &Policy,
+    device: &Device,
+    opponent: EvalOpponent,
+    deals: usize,
+    seed: u64,
+) -> EvalResult {
+    let np = game.num_players();
+    let sides = (0..np).map(|s| game.team_of(s)).max().unwrap_or(0) + 1;
+    let mut agent = game.baseline(&opponent.spec()).expect("random and heuristic play every game");
+    let (ol, na) = (game.obs_len(), game.num_actions());
+    let mut games: Vec<(G::State, usize, ChaCha8Rng)> = (0..deals * sides)
+        .map(|i| {
+            let deal = episode_seed(seed, i / sides, 0);
+            (game.new_state(deal, Episode::Hand), i % sides, ChaCha8Rng::seed_from_u64(episode_seed(seed, i, 1)))
+        })
+        .collect();
+    let mut obs = Vec::new();
+    let mut masks = Vec::new();
+    loop {
+        let mut rows = Vec::new();
+        obs.clear();
+        masks.clear();
+        for (i, (state, side, rng)) in games.iter_mut().enumerate() {
+            let Some(seat) = state.current_seat() else { continue };
+            if game.team_of(seat) == *side {
+                let start = obs.len();
+                obs.resize(start + ol, 0.0);
+                state.observe(seat, &mut obs[start..]);
+                let m0 = masks.len();
+                masks.resize(m0 + na, 0.0);
+                state.legal_mask().write_f32(&mut masks[m0..]);
+                rows.push(i);
+            } else {
+                let a = agent.act(&state.view(seat), rng);
+                state.apply(a).expect("baseline agents act legally");
+            }
+        }
+        if rows.is_empty() {
+            if games.iter().all(|g| g.0.is_terminal()) {
+                break;
+            }
+            continue;
+        }
+        for (&i, d) in rows.iter().zip(decide(model, device, &obs, &masks, na, None)) {
+            games[i].0.apply(d.action).expect("the policy acts legally");
+        }
+    }
+    let mut wins = 0.0;
+    let mut total = 0.0;
+    for (state, side, _) in &games {
+        let seat = (0..np).find(|s| game.team_of(*s) == *side).unwrap_or(0);
+        let r = state.rewards()[seat] as f64;
+        total += r;
+        wins += if r > 0.0 {
+            1.0
+        } else if r == 0.0 {
+            0.5
+        } else {
+            0.0
+        };
+    }
+    let n = games.len().max(1) as f64;
+    EvalResult { games: games.len(), win_rate: wins / n, reward_per_hand: total / n }
+}

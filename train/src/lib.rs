@@ -1,0 +1,24 @@
+//! bones-train: PPO self-play on burn for the Bones games, and the pieces the
+//! `bones` binary drives (training, evaluation of trained policies, checkpoints).
+//!
+//! - [`model`]: the policy/value network ([`model::PolicyConfig`], [`model::Policy`]).
+//! - [`rollout`]: multi-agent rollout storage and GAE per seat.
+//! - [`ppo`]: the clipped-surrogate update with global gradient-norm clipping.
+//! - [`training`]: the self-play loop (rollouts, updates, pool, eval, checkpoints).
+//! - [`inference`]: batched masked decisions on the inference copy.
+//! - [`eval`]: evaluation against baselines during training.
+//! - [`config`], [`checkpoint`], [`log`]: configuration, atomic checkpoints, TensorBoard.
+
+pub mod checkpoint;
+pub mod config;
+pub mod eval;
+pub mod inference;
+pub mod log;
+pub mod model;
+pub mod policy_agent;
+pub mod ppo;
+pub mod rollout;
+pub mod training;
+
+pub use config::TrainConfig;
+pub use training::{train, Summary, TrainError};

@@ -1,0 +1,94 @@
+//! A trained policy as an agent (`model:PATH`): it acts from the seat's
+//! observation only (the view's encoding), greedily or by sampling.
+//!
+//! PATH is a checkpoint folder (`runs/NAME/checkpoints/update-000120`), a run
+//! folder (its best checkpoint, else its latest), or a model folder holding
+//! `model.bpk` and `config.toml`.
+
+use crate::checkpoint;
+use crate::inference::choose;
+use crate::model::Policy;
+use bones_agents::{Agent, AgentRng, DoublesView, SeatView, Texas42View};
+use bones_env::action::NUM_ACTIONS_42;
+use bones_env::doubles::{NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES};
+use bones_env::texas42::OBS_LEN_42;
+use bones_env::Action;
+use burn::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// A loaded policy acting for one seat at a time.
+pub struct PolicyAgent {
+    model: Policy,
+    device: Device,
+    /// Sample from the policy instead of taking its most probable action.
+    pub sample: bool,
+    obs: Vec<f32>,
+    mask: Vec<f32>,
+}
+
+/// The checkpoint folder a `model:PATH` names.
+pub fn resolve(path: &Path) -> Result<PathBuf, String> {
+    if path.join("model.bpk").is_file() {
+        return Ok(path.to_path_buf());
+    }
+    let root = path.join("checkpoints");
+    checkpoint::best(&root)
+        .or_else(|| checkpoint::latest(&root))
+        .ok_or_else(|| format!("{} holds no model.bpk and no checkpoints/ of a training run", path.display()))
+}
+
+impl PolicyAgent {
+    /// Loads the policy at `path` for `game` (`texas42` or `doubles`).
+    pub fn load(path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<PolicyAgent, String> {
+        let dir = resolve(path)?;
+        let (cfg, _) = checkpoint::read_meta(&dir).map_err(|e| e.to_string())?;
+        if cfg.game != game {
+            return Err(format!("{} is a {} policy, not {game}", dir.display(), cfg.game));
+        }
+        let device = Device::flex();
+        let model = checkpoint::load_model(&dir, obs_len, num_actions, &device).map_err(|e| e.to_string())?;
+        Ok(PolicyAgent { model, device, sample: false, obs: vec![0.0; obs_len], mask: vec![0.0; num_actions] })
+    }
+
+    /// Logits and value for the current `obs`/`mask` buffers.
+    fn forward(&self) -> (Vec<f32>, f32) {
+        let x = Tensor::<2>::from_data(TensorData::new(self.obs.clone(), [1, self.obs.len()]), &self.device);
+        let (logits, value) = self.model.forward(x);
+        let logits = logits.into_data().try_to_vec::<f32>().expect("f32 logits");
+        let value = value.into_data().try_to_vec::<f32>().expect("f32 value")[0];
+        (logits, value)
+    }
+
+    fn decide(&mut self, legal: bones_env::ActionMask, rng: &mut AgentRng) -> Action {
+        legal.write_f32(&mut self.mask);
+        let (logits, _) = self.forward();
+        choose(&logits, &self.mask, if self.sample { Some(rng) } else { None }).0
+    }
+}
+
+impl Agent<Texas42View> for PolicyAgent {
+    fn act(&mut self, view: &Texas42View, rng: &mut AgentRng) -> Action {
+        view.observe(&mut self.obs);
+        self.decide(view.legal(), rng)
+    }
+}
+
+impl Agent<DoublesView> for PolicyAgent {
+    fn act(&mut self, view: &DoublesView, rng: &mut AgentRng) -> Action {
+        view.observe(&mut self.obs);
+        self.decide(view.legal(), rng)
+    }
+}
+
+fn load_texas42(path: &Path) -> Result<Box<dyn Agent<Texas42View>>, String> {
+    Ok(Box::new(PolicyAgent::load(path, "texas42", OBS_LEN_42, NUM_ACTIONS_42)?))
+}
+
+fn load_doubles(path: &Path) -> Result<Box<dyn Agent<DoublesView>>, String> {
+    Ok(Box::new(PolicyAgent::load(path, "doubles", OBS_LEN_DOUBLES, NUM_ACTIONS_DOUBLES)?))
+}
+
+/// Makes `model:PATH` agent specs load trained policies.
+pub fn register() {
+    bones_agents::register_model_loaders(load_texas42, load_doubles);
+}

@@ -1,0 +1,196 @@
+//! The PPO update, as in CleanRL's ppo.py: several epochs of shuffled
+//! minibatches; advantage normalisation; clipped surrogate; clipped value loss;
+//! entropy bonus; Adam; global gradient-norm clipping (computed here: burn's own
+//! clipping is per tensor).
+
+use crate::config::TrainConfig;
+use crate::model::Policy;
+use crate::rollout::Rollout;
+use burn::module::{ModuleVisitor, Param};
+use burn::optim::{GradientsParams, ModuleOptimizer};
+use burn::prelude::*;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+/// What one update measured (CleanRL's `losses/…`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UpdateStats {
+    /// Clipped surrogate loss.
+    pub policy_loss: f32,
+    /// Value loss (half mean squared error, clipped if configured).
+    pub value_loss: f32,
+    /// Mean policy entropy over legal actions.
+    pub entropy: f32,
+    /// Approximate KL between the old and new policy ((r-1) - log r).
+    pub approx_kl: f32,
+    /// Share of samples whose ratio left the clip range.
+    pub clipfrac: f32,
+    /// 1 - Var(returns - values) / Var(returns).
+    pub explained_variance: f32,
+    /// Global gradient norm before clipping (last minibatch).
+    pub grad_norm: f32,
+    /// Minibatches taken.
+    pub minibatches: usize,
+}
+
+/// Sum of squared gradient entries over every parameter.
+struct GradNorm<'a> {
+    grads: &'a GradientsParams,
+    sum: f32,
+}
+
+impl ModuleVisitor for GradNorm<'_> {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        if let Some(g) = self.grads.get::<D>(param.id) {
+            self.sum += g.powi_scalar(2).sum().into_scalar::<f32>();
+        }
+    }
+}
+
+/// Multiplies every gradient by `scale`.
+struct GradScale<'a> {
+    grads: &'a mut GradientsParams,
+    scale: f32,
+}
+
+impl ModuleVisitor for GradScale<'_> {
+    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+        if let Some(g) = self.grads.remove::<D>(param.id) {
+            self.grads.register::<D>(param.id, g.mul_scalar(self.scale));
+        }
+    }
+}
+
+/// Clips the global norm of `grads` to `max_norm`; returns the norm before clipping.
+pub fn clip_global_norm(model: &Policy, grads: &mut GradientsParams, max_norm: f32) -> f32 {
+    let mut norm = GradNorm { grads, sum: 0.0 };
+    model.visit(&mut norm);
+    let total = norm.sum.sqrt();
+    if max_norm > 0.0 && total > max_norm {
+        let mut scale = GradScale { grads, scale: max_norm / (total + 1e-6) };
+        model.visit(&mut scale);
+    }
+    total
+}
+
+fn explained_variance(values: &[f32], returns: &[f32]) -> f32 {
+    let n = returns.len().max(1) as f32;
+    let mean = |v: &mut dyn Iterator<Item = f32>| v.sum::<f32>() / n;
+    let mr = mean(&mut returns.iter().copied());
+    let var_r = mean(&mut returns.iter().map(|r| (r - mr) * (r - mr)));
+    let diff: Vec<f32> = returns.iter().zip(values).map(|(r, v)| r - v).collect();
+    let md = mean(&mut diff.iter().copied());
+    let var_d = mean(&mut diff.iter().map(|d| (d - md) * (d - md)));
+    if var_r == 0.0 {
+        f32::NAN
+    } else {
+        1.0 - var_d / var_r
+    }
+}
+
+/// One PPO update of `model` (on an autodiff device) from `rollout`.
+#[allow(clippy::too_many_arguments)]
+pub fn update(
+    mut model: Policy,
+    optim: &mut ModuleOptimizer,
+    rollout: &Rollout,
+    advantages: &[f32],
+    returns: &[f32],
+    cfg: &TrainConfig,
+    lr: f64,
+    device: &Device,
+    rng: &mut ChaCha8Rng,
+) -> (Policy, UpdateStats) {
+    let n = rollout.len();
+    let (ol, na) = (rollout.obs_len, rollout.num_actions);
+    let values: Vec<f32> = rollout.steps.iter().map(|t| t.value).collect();
+    let mut stats = UpdateStats { explained_variance: explained_variance(&values, returns), ..UpdateStats::default() };
+    if n == 0 {
+        return (model, stats);
+    }
+    let mb_size = n.div_ceil(cfg.num_minibatches.max(1)).max(1);
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut sums = [0f32; 5];
+    'epochs: for _ in 0..cfg.update_epochs {
+        order.shuffle(rng);
+        for mb in order.chunks(mb_size) {
+            let b = mb.len();
+            let mut obs = Vec::with_capacity(b * ol);
+            let mut legal = Vec::with_capacity(b * na);
+            let (mut act, mut old_logp, mut adv, mut ret, mut old_v) = (
+                Vec::with_capacity(b),
+                Vec::with_capacity(b),
+                Vec::with_capacity(b),
+                Vec::with_capacity(b),
+                Vec::with_capacity(b),
+            );
+            for &i in mb {
+                obs.extend_from_slice(&rollout.obs[i * ol..(i + 1) * ol]);
+                legal.extend(rollout.masks[i * na..(i + 1) * na].iter().map(|m| *m > 0.5));
+                let t = &rollout.steps[i];
+                act.push(t.action as i64);
+                old_logp.push(t.logp);
+                adv.push(advantages[i]);
+                ret.push(returns[i]);
+                old_v.push(t.value);
+            }
+            if cfg.norm_adv && b > 1 {
+                let m = adv.iter().sum::<f32>() / b as f32;
+                let sd = (adv.iter().map(|a| (a - m) * (a - m)).sum::<f32>() / (b - 1) as f32).sqrt();
+                for a in &mut adv {
+                    *a = (*a - m) / (sd + 1e-8);
+                }
+            }
+            let col = |v: Vec<f32>| Tensor::<2>::from_data(TensorData::new(v, [b, 1]), device);
+            let obs = Tensor::<2>::from_data(TensorData::new(obs, [b, ol]), device);
+            let legal = Tensor::<2, Bool>::from_data(TensorData::new(legal, [b, na]), device);
+            let act = Tensor::<2, Int>::from_data(TensorData::new(act, [b, 1]), device);
+            let (old_logp, adv, ret, old_v) = (col(old_logp), col(adv), col(ret), col(old_v));
+
+            let (logp_all, value) = model.masked(obs, legal);
+            let logp = logp_all.clone().gather(1, act);
+            let logratio = logp - old_logp;
+            let ratio = logratio.clone().exp();
+
+            // Diagnostics (no gradient).
+            let r = ratio.clone().detach();
+            let approx_kl = (r.clone() - 1.0 - logratio.detach()).mean().into_scalar::<f32>();
+            let clipfrac = (r - 1.0).abs().greater_elem(cfg.clip_coef).float().mean().into_scalar::<f32>();
+
+            let pg1 = adv.clone().neg() * ratio.clone();
+            let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
+            let pg_loss = pg1.max_pair(pg2).mean();
+            let v_loss = if cfg.clip_vloss {
+                let unclipped = (value.clone() - ret.clone()).powi_scalar(2);
+                let clipped = old_v.clone() + (value - old_v).clamp(-cfg.clip_coef, cfg.clip_coef);
+                let clipped = (clipped - ret).powi_scalar(2);
+                unclipped.max_pair(clipped).mean() * 0.5
+            } else {
+                (value - ret).powi_scalar(2).mean() * 0.5
+            };
+            let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
+            let loss = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+
+            let mut grads = GradientsParams::from_grads(loss.backward(), &model);
+            stats.grad_norm = clip_global_norm(&model, &mut grads, cfg.max_grad_norm);
+            model = optim.step(lr, model, grads);
+
+            sums[0] += pg_loss.into_scalar::<f32>();
+            sums[1] += v_loss.into_scalar::<f32>();
+            sums[2] += entropy.into_scalar::<f32>();
+            sums[3] += approx_kl;
+            sums[4] += clipfrac;
+            stats.minibatches += 1;
+            if cfg.target_kl > 0.0 && approx_kl > cfg.target_kl {
+                break 'epochs;
+            }
+        }
+    }
+    let k = stats.minibatches.max(1) as f32;
+    stats.policy_loss = sums[0] / k;
+    stats.value_loss = sums[1] / k;
+    stats.entropy = sums[2] / k;
+    stats.approx_kl = sums[3] / k;
+    stats.clipfrac = sums[4] / k;
+    (model, stats)
+}

@@ -1,0 +1,75 @@
+//! CI smoke test of the trainer: a tiny config runs a few updates on a handful
+//! of games; losses are finite, the checkpoint loads back and plays, the event
+//! file holds the scalars, and `--resume` continues the run.
+
+use bones_env::{Doubles, Game, Texas42, Texas42Rules};
+use bones_train::checkpoint;
+use bones_train::eval::{evaluate, EvalOpponent};
+use bones_train::log::read_scalars;
+use bones_train::{train, TrainConfig};
+use burn::prelude::Device;
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("bones-smoke-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+#[test]
+fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
+    let cfg = TrainConfig::load("smoke").unwrap();
+    let out = tmp("texas42");
+    let game = Texas42::new(Texas42Rules::STANDARD);
+    let summary = train(game, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    assert!(summary.state.hands >= cfg.total_hands);
+    assert!(summary.state.update >= 2);
+
+    // The event file holds CleanRL's scalars, all finite.
+    let scalars = read_scalars(&out).unwrap();
+    for tag in ["losses/policy_loss", "losses/value_loss", "losses/entropy", "losses/approx_kl", "charts/hands_per_s"] {
+        let points = scalars.get(tag).unwrap_or_else(|| panic!("no `{tag}` in {:?}", scalars.keys()));
+        assert_eq!(points.len() as u64, summary.state.update, "{tag}");
+        assert!(points.iter().all(|(_, v)| v.is_finite()), "{tag}: {points:?}");
+    }
+    assert!(scalars.contains_key("eval/win_rate_vs_random"));
+    assert!(scalars.contains_key("eval/win_rate_vs_heuristic"));
+
+    // The checkpoint loads back and plays whole hands.
+    let dir = checkpoint::latest(&out.join("checkpoints")).unwrap();
+    let device = Device::flex();
+    let model = checkpoint::load_model(&dir, game.obs_len(), game.num_actions(), &device).unwrap();
+    let r = evaluate(&game, &model, &device, EvalOpponent::Random, 4, 1);
+    assert_eq!(r.games, 8);
+    assert!((0.0..=1.0).contains(&r.win_rate));
+
+    // Resume continues from the counters.
+    let mut more = cfg.clone();
+    more.total_hands = summary.state.hands + 40;
+    let resumed = train(game, &more, &out, true, Device::flex(), &mut ()).unwrap();
+    assert!(resumed.state.update > summary.state.update);
+    assert!(resumed.state.hands >= more.total_hands);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn doubles_trains_with_the_same_trainer() {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.game = "doubles".into();
+    cfg.players = 3;
+    cfg.total_hands = 30;
+    cfg.reward_scale = 0.01;
+    let out = tmp("doubles");
+    let rules = bones_env::rules::DoublesRules { players: 3, ..Default::default() };
+    let summary = train(Doubles::new(rules), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    assert!(summary.state.hands >= 30);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn resume_without_a_checkpoint_is_a_clear_error() {
+    let cfg = TrainConfig::load("smoke").unwrap();
+    let out = tmp("noresume");
+    let e = train(Texas42::default(), &cfg, &out, true, Device::flex(), &mut ()).unwrap_err().to_string();
+    assert!(e.contains("no checkpoint"), "{e}");
+    let _ = std::fs::remove_dir_all(&out);
+}
