@@ -115,6 +115,24 @@ pub static TABLES: [SuitTable; 12] = [
     build(8, false, true),
 ];
 
+/// The suit table of a declaration action (None for Sevens and non-declarations).
+#[inline]
+pub fn suit_table(declaration: Action, nello_doubles: NelloDoubles) -> Option<&'static SuitTable> {
+    match declaration {
+        TRUMP_BLANKS..DOUBLES => Some(&TABLES[declaration - TRUMP_BLANKS]),
+        DOUBLES => Some(&TABLES[7]),
+        FOLLOW_ME => Some(&TABLES[8]),
+        NEL_O => Some(
+            &TABLES[match nello_doubles {
+                NelloDoubles::OwnSuit => 9,
+                NelloDoubles::High => 10,
+                NelloDoubles::Low => 11,
+            }],
+        ),
+        _ => None,
+    }
+}
+
 /// Dominoes at each distance |pips - 7| (0..=7).
 const SEVENS_DIST: [DominoSet; 8] = {
     let mut t = [DominoSet::EMPTY; 8];
@@ -150,20 +168,7 @@ impl Hand {
     /// The suit table of the declaration (None for Sevens).
     #[inline]
     pub fn suit_table(&self) -> Option<&'static SuitTable> {
-        let d = self.declaration as Action;
-        match d {
-            TRUMP_BLANKS..DOUBLES => Some(&TABLES[d - TRUMP_BLANKS]),
-            DOUBLES => Some(&TABLES[7]),
-            FOLLOW_ME => Some(&TABLES[8]),
-            NEL_O => Some(
-                &TABLES[match self.rules.nello_doubles {
-                    NelloDoubles::OwnSuit => 9,
-                    NelloDoubles::High => 10,
-                    NelloDoubles::Low => 11,
-                }],
-            ),
-            _ => None,
-        }
+        suit_table(self.declaration as Action, self.rules.nello_doubles)
     }
 
     /// Nel-O is being played (the bidder's partner sits out).
