@@ -587,7 +587,7 @@ impl AgentSpec {
                 game: "texas42",
                 reason: "`highest` is the Doubles baseline (highest pip total); use `random` or `heuristic`",
             }),
-            AgentSpec::Pimc { .. } => Err(SpecError::NotAvailable { spec: self.to_string(), reason: PIMC_MISSING }),
+            AgentSpec::Pimc { worlds } => Ok(Box::new(crate::pimc::PimcAgent::new(*worlds))),
             AgentSpec::Model { path } => load_model(&MODEL_LOADERS_42, path, self),
         }
     }

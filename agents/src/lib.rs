@@ -1,6 +1,7 @@
 //! Agents for Bones (to come: random, heuristic, PIMC, arena).
 //!
 //! - [`solver`]: exact open-hand (double-dummy) solver for the Texas 42 play phase.
+//! - [`pimc`]: perfect-information Monte Carlo search over sampled worlds (`pimc[:worlds=N]`).
 
 pub mod solver;
 
@@ -9,6 +10,7 @@ pub use solver::Solver;
 pub mod agent;
 pub mod arena;
 pub mod heuristic;
+pub mod pimc;
 pub mod random;
 
 pub use agent::{
