@@ -18,11 +18,11 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use bones_env::action::{DOUBLES, FOLLOW_ME, NEL_O, PASS, TRUMP_BLANKS};
+use bones_env::action::{DOUBLES, NEL_O, PASS, TRUMP_BLANKS};
 use bones_env::doubles::{Board, Round};
 use bones_env::rules::DoublesRules;
-use bones_env::texas42::{Hand, Phase, SuitTable, Trick, TABLES};
-use bones_env::{Action, ActionMask, DominoSet, DoublesState, GameState, NelloDoubles, Texas42Rules, Texas42State};
+use bones_env::texas42::{Hand, Phase, SuitTable, Trick};
+use bones_env::{Action, ActionMask, DominoSet, DoublesState, GameState, Texas42Rules, Texas42State};
 use rand_chacha::ChaCha8Rng;
 
 /// The random stream an agent may draw from (seeded by the driver, so a game is
@@ -254,20 +254,7 @@ impl Texas42View {
     }
     /// The suit table of the declaration (`None` for Sevens or before declaring).
     pub fn suit_table(&self) -> Option<&'static SuitTable> {
-        let d = self.declaration?;
-        match d {
-            TRUMP_BLANKS..DOUBLES => Some(&TABLES[d - TRUMP_BLANKS]),
-            DOUBLES => Some(&TABLES[7]),
-            FOLLOW_ME => Some(&TABLES[8]),
-            NEL_O => Some(
-                &TABLES[match self.rules.nello_doubles {
-                    NelloDoubles::OwnSuit => 9,
-                    NelloDoubles::High => 10,
-                    NelloDoubles::Low => 11,
-                }],
-            ),
-            _ => None,
-        }
+        bones_env::texas42::suit_table(self.declaration?, self.rules.nello_doubles)
     }
     /// Dominoes whose holder this seat does not know: not played, not its own.
     #[inline]

@@ -146,7 +146,8 @@ fn spec_parser_accepts_the_specs_and_explains_errors() {
         assert!(e.to_string().contains(bad), "{e}");
     }
     // Valid specs that are not available (yet) or not for this game say so.
-    let e = spec("pimc:worlds=4").texas42().err().unwrap();
+    assert!(spec("pimc:worlds=4").texas42().is_ok());
+    let e = spec("pimc:worlds=4").doubles().err().unwrap();
     assert!(matches!(e, SpecError::NotAvailable { .. }) && e.to_string().contains("not available yet"), "{e}");
     let e = spec("model:x").doubles().err().unwrap();
     assert!(e.to_string().contains("not available yet"), "{e}");
@@ -204,9 +205,13 @@ fn eval_counts_duplicate_deals_and_reports_progress() {
     assert_eq!(even.marks_per_hand.unwrap().mean, 0.0);
     assert_eq!(even.win_rate, 0.5);
     assert_eq!(even.elo, Some(0.0));
-    let e =
-        eval_texas42(&game, [&h, &spec("pimc")], &EvalOptions { amount: Amount::Hands(2), seed: 1, threads: 1 }, &none)
-            .unwrap_err();
+    let e = eval_texas42(
+        &game,
+        [&h, &spec("model:x")],
+        &EvalOptions { amount: Amount::Hands(2), seed: 1, threads: 1 },
+        &none,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("not available yet"), "{e}");
     assert!(
         eval_texas42(&game, [&h, &r], &EvalOptions { amount: Amount::Games(0), seed: 1, threads: 1 }, &none).is_err()
