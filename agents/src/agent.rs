@@ -220,20 +220,11 @@ impl Texas42View {
     /// The seat after `seat` in play order (skipping a seat that sits out).
     #[inline]
     pub fn next_in_play(&self, seat: u8) -> u8 {
-        let n = (seat + 1) % 4;
-        if self.sitting_out == Some(n) {
-            (n + 1) % 4
-        } else {
-            n
-        }
+        self.public.next_in_play(seat)
     }
     /// The seat that played the `i`-th domino of trick `t`.
     pub fn seat_of_play(&self, t: usize, i: usize) -> u8 {
-        let mut s = self.tricks[t].leader;
-        for _ in 0..i {
-            s = self.next_in_play(s);
-        }
-        s
+        self.public.seat_of_play(t, i)
     }
     /// The trump suit: 0..6 a pip suit, 7 doubles; `None` for follow-me, Nel-O,
     /// Sevens or before the declaration.
