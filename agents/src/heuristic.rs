@@ -611,12 +611,7 @@ fn play_trumps(c: &PlayCtx, legal: DominoSet) -> Domino {
     let played = trick.played();
     let led = t.lead_suit[played[0].index()] as usize;
     let power = &t.power[led];
-    let mut best_i = 0;
-    for (i, d) in played.iter().enumerate() {
-        if power[d.index()] > power[played[best_i].index()] {
-            best_i = i;
-        }
-    }
+    let best_i = v.public.winning_play(played);
     let best_power = power[played[best_i].index()];
     let winner = v.seat_of_play(v.trick as usize, best_i);
     let trick_count: u32 = played.iter().map(|d| d.count() as u32).sum();
@@ -688,12 +683,7 @@ fn play_nello(c: &PlayCtx, legal: DominoSet) -> Domino {
     let played = trick.played();
     let led = t.lead_suit[played[0].index()] as usize;
     let power = &t.power[led];
-    let mut best_i = 0;
-    for (i, d) in played.iter().enumerate() {
-        if power[d.index()] > power[played[best_i].index()] {
-            best_i = i;
-        }
-    }
+    let best_i = v.public.winning_play(played);
     let best_power = power[played[best_i].index()];
     let under: DominoSet = legal.iter().filter(|d| power[d.index()] < best_power).collect();
     if v.seat == bidder {
