@@ -35,7 +35,7 @@ pub use env::{Env, EnvError, TimeStep};
 pub use game::{Action, Episode, Game, GameState};
 pub use observe::Segment;
 pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
-pub use texas42::{Texas42, Texas42State};
+pub use texas42::{RewardMode, Texas42, Texas42State};
 pub use vec_env::{VecEnv, VecEnvError};
 
 /// An action that is not legal in the current state (the state is unchanged).

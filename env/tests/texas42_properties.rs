@@ -626,11 +626,10 @@ proptest! {
         seed in any::<u64>(),
         (rules, _) in rules_strategy(),
         dealer in 0u8..4,
-        points_reward in any::<bool>(),
+        reward in prop::sample::select(vec![RewardMode::Marks, RewardMode::Points, RewardMode::MarksAndPoints]),
         steer in steer_strategy(),
         choices in prop::collection::vec(any::<u16>(), 0..40),
     ) {
-        let reward = if points_reward { RewardMode::Points } else { RewardMode::Marks };
         let game = Texas42 { rules, dealer, reward };
         let mut ch = Choices::new(choices, seed);
         // play_hand itself fails past 33 decisions.
@@ -643,13 +642,16 @@ proptest! {
         })?;
         let h = st.hand();
         let r = st.rewards();
+        let marks = {
+            let a = h.award();
+            let d = a[0] as f32 - a[1] as f32;
+            if rules.scoring == Scoring::Points { d / 42.0 } else { d }
+        };
+        let points = (h.points[0] as f32 - h.points[1] as f32) / 42.0;
         let want = match reward {
-            RewardMode::Marks => {
-                let a = h.award();
-                let d = a[0] as f32 - a[1] as f32;
-                if rules.scoring == Scoring::Points { d / 42.0 } else { d }
-            }
-            RewardMode::Points => (h.points[0] as f32 - h.points[1] as f32) / 42.0,
+            RewardMode::Marks => marks,
+            RewardMode::Points => points,
+            RewardMode::MarksAndPoints => marks + points,
         };
         prop_assert_eq!(r, [want, -want, want, -want]);
         prop_assert_eq!(st.hands_played(), 1);

@@ -153,12 +153,17 @@ pub fn best(root: &Path) -> Option<PathBuf> {
     pointer(root, "best").map(|n| root.join(n)).filter(|p| p.is_dir())
 }
 
-/// Reads a checkpoint's config and counters.
-pub fn read_meta(dir: &Path) -> Result<(TrainConfig, RunState), CheckpointError> {
+/// Reads the training config saved beside a network (a checkpoint or a model folder).
+pub fn read_config(dir: &Path) -> Result<TrainConfig, CheckpointError> {
     let cfg_path = dir.join("config.toml");
     let text = std::fs::read_to_string(&cfg_path).map_err(io(&cfg_path))?;
-    let cfg = TrainConfig::from_toml(&text, &cfg_path.display().to_string())
-        .map_err(|e| CheckpointError::Format { path: cfg_path.display().to_string(), message: e.to_string() })?;
+    TrainConfig::from_toml(&text, &cfg_path.display().to_string())
+        .map_err(|e| CheckpointError::Format { path: cfg_path.display().to_string(), message: e.to_string() })
+}
+
+/// Reads a checkpoint's config and counters.
+pub fn read_meta(dir: &Path) -> Result<(TrainConfig, RunState), CheckpointError> {
+    let cfg = read_config(dir)?;
     let state_path = dir.join("state.json");
     let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
     let state = serde_json::from_str(&text)
@@ -166,9 +171,9 @@ pub fn read_meta(dir: &Path) -> Result<(TrainConfig, RunState), CheckpointError>
     Ok((cfg, state))
 }
 
-/// Loads a checkpoint's network (its shape from `config.toml`) onto `device`.
+/// Loads the network in `dir` (a checkpoint or a model folder; its shape from `config.toml`) onto `device`.
 pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
-    let (cfg, _) = read_meta(dir)?;
+    let cfg = read_config(dir)?;
     let path = dir.join("model.bpk");
     policy_config(&cfg, obs_len, num_actions)
         .init(device)

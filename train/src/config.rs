@@ -74,6 +74,10 @@ pub struct TrainConfig {
     pub max_grad_norm: f32,
     /// Stop an update's epochs early once approx KL exceeds this (0: never).
     pub target_kl: f32,
+    /// Texas 42 hand reward: `marks`, `points` or `marks+points` (marks plus point
+    /// difference / 42, denser for learning play); evaluation always counts marks.
+    /// Doubles ignores it.
+    pub reward: String,
     /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
     pub reward_scale: f32,
     /// Width of the hidden layers.
@@ -118,6 +122,7 @@ impl Default for TrainConfig {
             vf_coef: 0.5,
             max_grad_norm: 0.5,
             target_kl: 0.0,
+            reward: "marks".into(),
             reward_scale: 1.0,
             hidden: 256,
             depth: 2,
@@ -172,6 +177,10 @@ impl TrainConfig {
         let check = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
         check(matches!(self.game.as_str(), "texas42" | "doubles"), "`game` must be \"texas42\" or \"doubles\"")?;
         check((2..=4).contains(&self.players), "`players` must be 2, 3 or 4")?;
+        check(
+            bones_env::RewardMode::parse(&self.reward).is_some(),
+            "`reward` must be \"marks\", \"points\" or \"marks+points\"",
+        )?;
         check(self.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(self.num_steps >= 1, "`num_steps` must be at least 1")?;
         check(self.env_threads >= 1, "`env_threads` must be at least 1")?;

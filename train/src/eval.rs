@@ -6,7 +6,7 @@ use crate::inference::decide;
 use crate::model::Policy;
 use bones_agents::{Agent, AgentSpec, DoublesView, SpecError, Texas42View, ViewState};
 use bones_env::vec_env::episode_seed;
-use bones_env::{Doubles, Episode, Game, GameState, Texas42};
+use bones_env::{Doubles, Episode, Game, GameState, RewardMode, Texas42};
 use burn::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -15,17 +15,25 @@ use rand_chacha::ChaCha8Rng;
 pub trait TrainGame: Game<State: ViewState> {
     /// A baseline agent (`random`, `heuristic`, …) for this game.
     fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<<Self::State as ViewState>::View>>, SpecError>;
+    /// The game the trainer plays, with the config's `reward` (Texas 42 only).
+    fn with_reward(&self, reward: RewardMode) -> Self;
 }
 
 impl TrainGame for Texas42 {
     fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<Texas42View>>, SpecError> {
         spec.texas42()
     }
+    fn with_reward(&self, reward: RewardMode) -> Self {
+        Texas42 { reward, ..*self }
+    }
 }
 
 impl TrainGame for Doubles {
     fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<DoublesView>>, SpecError> {
         spec.doubles()
+    }
+    fn with_reward(&self, _: RewardMode) -> Self {
+        self.clone()
     }
 }
 

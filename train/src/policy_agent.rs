@@ -6,7 +6,7 @@
 //! `model.bpk` and `config.toml`.
 
 use crate::checkpoint;
-use crate::inference::choose;
+use crate::inference::{choose, legal_probs};
 use crate::model::Policy;
 use bones_agents::{Agent, AgentRng, DoublesView, SeatView, Texas42View};
 use bones_env::action::NUM_ACTIONS_42;
@@ -22,8 +22,21 @@ pub struct PolicyAgent {
     device: Device,
     /// Sample from the policy instead of taking its most probable action.
     pub sample: bool,
+    /// The rules the policy was trained under (a preset name or a rules object).
+    pub trained_rules: String,
     obs: Vec<f32>,
     mask: Vec<f32>,
+}
+
+/// What one forward pass says about one decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyOutput {
+    /// The chosen action (greedy, or sampled when the agent samples).
+    pub action: Action,
+    /// Probability of each legal action, in id order.
+    pub policy: Vec<(Action, f32)>,
+    /// The value head: the seat's expected reward.
+    pub value: f32,
 }
 
 /// The checkpoint folder a `model:PATH` names.
@@ -41,13 +54,31 @@ impl PolicyAgent {
     /// Loads the policy at `path` for `game` (`texas42` or `doubles`).
     pub fn load(path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<PolicyAgent, String> {
         let dir = resolve(path)?;
-        let (cfg, _) = checkpoint::read_meta(&dir).map_err(|e| e.to_string())?;
+        let cfg = checkpoint::read_config(&dir).map_err(|e| e.to_string())?;
         if cfg.game != game {
             return Err(format!("{} is a {} policy, not {game}", dir.display(), cfg.game));
         }
         let device = Device::flex();
         let model = checkpoint::load_model(&dir, obs_len, num_actions, &device).map_err(|e| e.to_string())?;
-        Ok(PolicyAgent { model, device, sample: false, obs: vec![0.0; obs_len], mask: vec![0.0; num_actions] })
+        Ok(PolicyAgent {
+            model,
+            device,
+            sample: false,
+            trained_rules: cfg.rules,
+            obs: vec![0.0; obs_len],
+            mask: vec![0.0; num_actions],
+        })
+    }
+
+    /// Runs the policy on one observation (`obs_len` floats) with its legal
+    /// actions: the action it takes, the probabilities of the legal actions and
+    /// the value.
+    pub fn evaluate(&mut self, obs: &[f32], legal: bones_env::ActionMask, rng: &mut AgentRng) -> PolicyOutput {
+        self.obs.copy_from_slice(obs);
+        legal.write_f32(&mut self.mask);
+        let (logits, value) = self.forward();
+        let action = choose(&logits, &self.mask, if self.sample { Some(rng) } else { None }).0;
+        PolicyOutput { action, policy: legal_probs(&logits, &self.mask), value }
     }
 
     /// Logits and value for the current `obs`/`mask` buffers.

@@ -13,7 +13,7 @@ use crate::model::Policy;
 use crate::ppo;
 use crate::rollout::Rollout;
 use bones_env::vec_env::episode_seed;
-use bones_env::{Episode, GameState, VecEnv};
+use bones_env::{Episode, GameState, RewardMode, VecEnv};
 use burn::optim::AdamConfig;
 use burn::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -35,6 +35,9 @@ pub enum TrainError {
         /// The error.
         source: std::io::Error,
     },
+    /// The configuration is invalid.
+    #[error("bad config: {0}")]
+    Config(String),
     /// `--resume` found a checkpoint of another configuration.
     #[error("cannot resume: {0}")]
     Resume(String),
@@ -84,6 +87,7 @@ pub fn train<G: TrainGame>(
     device: Device,
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
+    cfg.validate().map_err(TrainError::Config)?;
     std::fs::create_dir_all(out).map_err(io_err(out))?;
     let ck_root = out.join("checkpoints");
     let train_device = device.clone().autodiff();
@@ -118,8 +122,9 @@ pub fn train<G: TrainGame>(
     let mut log = MetricsLog::new(out).map_err(io_err(out))?;
 
     // Games in lockstep; a resumed run deals new games from its update count.
+    let reward = RewardMode::parse(&cfg.reward).unwrap_or_default();
     let mut envs = VecEnv::new(
-        game.clone(),
+        game.with_reward(reward),
         Episode::Hand,
         cfg.num_envs,
         episode_seed(cfg.seed, usize::MAX, state.update),

@@ -32,6 +32,21 @@ pub enum RewardMode {
     Marks,
     /// Points taken minus points conceded, divided by 42.
     Points,
+    /// `Marks` plus `Points`: the hand's result plus how well it was played, a
+    /// denser signal for learning play (each part is 0 for a tied hand).
+    MarksAndPoints,
+}
+
+impl RewardMode {
+    /// Parses `marks`, `points` or `marks+points`.
+    pub fn parse(s: &str) -> Option<RewardMode> {
+        match s {
+            "marks" => Some(RewardMode::Marks),
+            "points" => Some(RewardMode::Points),
+            "marks+points" => Some(RewardMode::MarksAndPoints),
+            _ => None,
+        }
+    }
 }
 
 /// The game of Texas 42 under a set of rules.
@@ -157,17 +172,20 @@ impl Texas42State {
 
     fn hand_rewards(&self) -> [f32; 4] {
         let h = &self.hand;
-        let diff = match self.game.reward {
-            RewardMode::Marks => {
-                let a = h.award();
-                let d = a[0] as f32 - a[1] as f32;
-                if self.game.rules.scoring == Scoring::Points {
-                    d / 42.0
-                } else {
-                    d
-                }
+        let marks = || {
+            let a = h.award();
+            let d = a[0] as f32 - a[1] as f32;
+            if self.game.rules.scoring == Scoring::Points {
+                d / 42.0
+            } else {
+                d
             }
-            RewardMode::Points => (h.points[0] as f32 - h.points[1] as f32) / 42.0,
+        };
+        let points = || (h.points[0] as f32 - h.points[1] as f32) / 42.0;
+        let diff = match self.game.reward {
+            RewardMode::Marks => marks(),
+            RewardMode::Points => points(),
+            RewardMode::MarksAndPoints => marks() + points(),
         };
         [diff, -diff, diff, -diff]
     }
