@@ -7,11 +7,13 @@
 //! - [`training`]: the self-play loop (rollouts, updates, pool, eval, checkpoints).
 //! - [`inference`]: batched masked decisions on the inference copy.
 //! - [`eval`]: evaluation against baselines during training.
+//! - [`export`]: model folders for other front ends (ONNX, safetensors, model.json).
 //! - [`config`], [`checkpoint`], [`log`]: configuration, atomic checkpoints, TensorBoard.
 
 pub mod checkpoint;
 pub mod config;
 pub mod eval;
+pub mod export;
 pub mod inference;
 pub mod log;
 pub mod model;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod eval;
+mod export;
 mod replay;
 mod train;
 
@@ -29,6 +30,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Evaluate agent A against agent B on duplicate deals (or a ladder of agents).
     Eval(eval::EvalArgs),
+    /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
+    Export(export::ExportArgs),
 }
 
 /// The games.
@@ -80,5 +83,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),
+        Command::Export(a) => export::run(a),
     }
 }

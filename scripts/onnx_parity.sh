@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# ONNX parity check: exports each shipped model (or the model folders given)
+# with 1,000 self-play observations and burn's outputs for them, then runs the
+# ONNX file in onnxruntime and compares (max abs difference <= 1e-4).
+# Installs onnxruntime, onnx and numpy into .venv-onnx on first use.
+#
+#   scripts/onnx_parity.sh [MODEL_DIR ...]     (default: models/texas42 models/doubles)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+venv=.venv-onnx
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --upgrade pip
+    "$venv/bin/pip" install --quiet onnxruntime onnx numpy
+fi
+models=("$@")
+if [ ${#models[@]} -eq 0 ]; then
+    models=()
+    for m in models/texas42 models/doubles; do
+        [ -d "$m" ] && models+=("$m")
+    done
+fi
+[ ${#models[@]} -gt 0 ] || { echo "onnx parity: no model folders found" >&2; exit 1; }
+cargo build --release --locked -q
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for m in "${models[@]}"; do
+    out="$tmp/$(basename "$m")"
+    target/release/bones export --checkpoint "$m" --out "$out" --parity-samples 1000 --seed 7 > /dev/null
+    "$venv/bin/python" scripts/onnx_parity.py "$out"
+done

@@ -1,0 +1,53 @@
+//! `bones export`: a checkpoint as a model folder (ONNX, safetensors, burn
+//! weights, model.json) for other front ends.
+
+use anyhow::{Context, Result};
+use bones_env::rules::{parse_rules_arg, DoublesRules};
+use bones_env::{Doubles, Texas42, Texas42Rules};
+use bones_train::checkpoint;
+use bones_train::export::{export, ExportOptions};
+use bones_train::policy_agent::resolve;
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct ExportArgs {
+    /// A checkpoint folder, a training run folder (its best checkpoint) or a model folder.
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// The model folder to write (created if missing; files in it are replaced).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// A file of `bones eval --json` results (one per line) to record in model.json; repeatable.
+    #[arg(long = "evaluation", value_name = "FILE")]
+    pub evaluations: Vec<PathBuf>,
+    /// Also write N self-play observations with burn's outputs (parity.json, parity.bin)
+    /// for scripts/onnx_parity.py.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub parity_samples: usize,
+    /// Seed of the self-play that records the parity samples.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+pub fn run(args: ExportArgs) -> Result<i32> {
+    let dir = resolve(&args.checkpoint).map_err(anyhow::Error::msg)?;
+    let cfg = checkpoint::read_config(&dir)?;
+    let rules = parse_rules_arg(&cfg.rules).context("the checkpoint's `rules`")?;
+    let opts = ExportOptions { evaluations: args.evaluations, parity_samples: args.parity_samples, seed: args.seed };
+    let summary = match cfg.game.as_str() {
+        "texas42" => {
+            let rules = Texas42Rules::from_json(&rules).context("the checkpoint's `rules`")?;
+            export(&Texas42::new(rules), rules.to_json(), &dir, &args.out, &opts)?
+        }
+        _ => {
+            let mut rules = DoublesRules::from_json(&rules).context("the checkpoint's `rules`")?;
+            rules.players = cfg.players;
+            export(&Doubles::new(rules), rules.to_json(), &dir, &args.out, &opts)?
+        }
+    };
+    println!("exported {}", summary.checkpoint.display());
+    for f in &summary.files {
+        println!("  {}", f.display());
+    }
+    Ok(0)
+}
