@@ -33,7 +33,7 @@ impl TrainGame for Doubles {
         spec.doubles()
     }
     fn with_reward(&self, _: RewardMode) -> Self {
-        self.clone()
+        *self
     }
 }
 

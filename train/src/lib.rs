@@ -8,6 +8,7 @@
 //! - [`inference`]: batched masked decisions on the inference copy.
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`export`]: model folders for other front ends (ONNX, safetensors, model.json).
+//! - [`serve`]: the JSON-lines bot protocol of `bones serve` (request in, reply out).
 //! - [`config`], [`checkpoint`], [`log`]: configuration, atomic checkpoints, TensorBoard.
 
 pub mod checkpoint;
@@ -20,6 +21,7 @@ pub mod model;
 pub mod policy_agent;
 pub mod ppo;
 pub mod rollout;
+pub mod serve;
 pub mod training;
 
 pub use config::TrainConfig;

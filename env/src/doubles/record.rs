@@ -1,6 +1,6 @@
 //! Doubles records: rounds (or whole games) replayed into `result`.
 
-use super::{Doubles, Round, NAMES_DOUBLES};
+use super::{Doubles, DoublesState, Round, NAMES_DOUBLES};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Episode, Game, GameState};
 use crate::record::{
@@ -14,7 +14,8 @@ const KEYS: [&str; 11] =
     ["game", "players", "rules", "dealer", "hands", "boneyard", "seed", "episode", "actions", "expect", "result"];
 
 /// Replays a Doubles record; fills in `hands` and `boneyard` for a seeded round record.
-pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<Value, RecordError> {
+/// Returns the game, the state after the actions and the `result` object.
+pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<(Doubles, DoublesState, Value), RecordError> {
     check_keys(record, "doubles", &KEYS)?;
     let mut rules = match record.get("rules") {
         None => DoublesRules::default(),
@@ -114,7 +115,7 @@ pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<Value, RecordErr
     if let Some(next) = next {
         result.insert("next".into(), next);
     }
-    Ok(Value::Object(result))
+    Ok((game, state, Value::Object(result)))
 }
 
 fn names(list: &[Domino]) -> Value {

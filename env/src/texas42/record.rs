@@ -14,7 +14,8 @@ use serde_json::{json, Map, Value};
 const KEYS: [&str; 9] = ["game", "rules", "dealer", "hands", "seed", "episode", "actions", "expect", "result"];
 
 /// Replays a Texas 42 record; fills in `hands` for a seeded hand record.
-pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<Value, RecordError> {
+/// Returns the game, the state after the actions and the `result` object.
+pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<(Texas42, Texas42State, Value), RecordError> {
     check_keys(record, "texas42", &KEYS)?;
     let rules = match record.get("rules") {
         None => Texas42Rules::STANDARD,
@@ -61,10 +62,11 @@ pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<Value, RecordErr
         (None, None) => return Err(RecordError::record("a record needs `hands` (four lists of 7 dominoes) or `seed`")),
     };
     let actions = get_actions(record)?;
-    match episode {
+    let result = match episode {
         Episode::Hand => replay_hand(&game, &mut state, &actions),
         Episode::Game => replay_game(&game, &mut state, &actions),
-    }
+    }?;
+    Ok((game, state, result))
 }
 
 fn replay_hand(game: &Texas42, state: &mut Texas42State, actions: &[String]) -> Result<Value, RecordError> {

@@ -4,6 +4,7 @@ mod bench;
 mod eval;
 mod export;
 mod replay;
+mod serve;
 mod train;
 
 use anyhow::{ensure, Context, Result};
@@ -32,6 +33,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
     Export(export::ExportArgs),
+    /// Serve a policy as a bot: JSON-lines requests on stdin, replies on stdout.
+    Serve(serve::ServeArgs),
 }
 
 /// The games.
@@ -84,5 +87,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Export(a) => export::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
