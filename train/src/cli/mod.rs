@@ -3,6 +3,8 @@
 mod bench;
 mod eval;
 mod export;
+mod play;
+mod play_view;
 mod replay;
 mod serve;
 mod train;
@@ -31,6 +33,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Evaluate agent A against agent B on duplicate deals (or a ladder of agents).
     Eval(eval::EvalArgs),
+    /// Play one seat in the terminal against bots (a whole game).
+    Play(play::PlayArgs),
     /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
     Export(export::ExportArgs),
     /// Serve a policy as a bot: JSON-lines requests on stdin, replies on stdout.
@@ -86,6 +90,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),
+        Command::Play(a) => play::run(a),
         Command::Export(a) => export::run(a),
         Command::Serve(a) => serve::run(a),
     }
