@@ -237,7 +237,8 @@ fn read_evaluations(paths: &[PathBuf]) -> Result<Vec<Value>, ExportError> {
     for path in paths {
         let text = std::fs::read_to_string(path).map_err(io(path))?;
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let bad = |message: String| ExportError::Evaluation { path: path.display().to_string(), line: i + 1, message };
+            let bad =
+                |message: String| ExportError::Evaluation { path: path.display().to_string(), line: i + 1, message };
             let v: Value = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
             if v.get("agents").is_none() {
                 return Err(bad("expected a `bones eval --json` object (it has no `agents`)".into()));

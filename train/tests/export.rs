@@ -35,7 +35,9 @@ fn an_export_writes_a_named_onnx_graph_metadata_and_a_loadable_model() {
     std::fs::write(&evals, "{\"agents\":[\"model:x\",\"random\"],\"games\":10,\"win_rate\":0.9}\n").unwrap();
     let opts = ExportOptions { evaluations: vec![evals.clone()], parity_samples: 100, seed: 3 };
     let summary = export(&game, Texas42Rules::STANDARD.to_json(), &ck, &out, &opts).unwrap();
-    for f in ["model.onnx", "weights.safetensors", "model.bpk", "config.toml", "model.json", "parity.json", "parity.bin"] {
+    for f in
+        ["model.onnx", "weights.safetensors", "model.bpk", "config.toml", "model.json", "parity.json", "parity.bin"]
+    {
         assert!(out.join(f).is_file(), "{f} missing");
         assert!(summary.files.contains(&out.join(f)));
     }
@@ -92,7 +94,10 @@ fn an_export_writes_a_named_onnx_graph_metadata_and_a_loadable_model() {
     let meta2: Value = serde_json::from_str(&std::fs::read_to_string(again.join("model.json")).unwrap()).unwrap();
     assert_eq!(meta2["evaluation"], meta["evaluation"]);
     assert_eq!(meta2["training"]["run"], meta["training"]["run"]);
-    assert_eq!(std::fs::read(again.join("weights.safetensors")).unwrap(), std::fs::read(out.join("weights.safetensors")).unwrap());
+    assert_eq!(
+        std::fs::read(again.join("weights.safetensors")).unwrap(),
+        std::fs::read(out.join("weights.safetensors")).unwrap()
+    );
 
     for d in [ck.parent().unwrap().parent().unwrap().to_path_buf(), out, again] {
         let _ = std::fs::remove_dir_all(d);
