@@ -158,7 +158,10 @@ where
     put("weights.safetensors", &safetensors_bytes(&model, out)?)?;
     put("model.bpk", &burn_bytes(&model, out)?)?;
     put("config.toml", cfg.to_toml().as_bytes())?;
-    let meta = model_json(game, rules, &cfg, run.as_ref(), checkpoint, evaluations);
+    let source = field("training")
+        .and_then(|t| t.get("checkpoint")?.as_str().map(str::to_string))
+        .unwrap_or_else(|| checkpoint.display().to_string());
+    let meta = model_json(game, rules, &cfg, run.as_ref(), &source, evaluations);
     put("model.json", (serde_json::to_string_pretty(&meta).expect("JSON") + "\n").as_bytes())?;
     if opts.parity_samples > 0 {
         let (header, bin) = parity_samples(game, &model, &device, opts.parity_samples, opts.seed);
@@ -255,7 +258,7 @@ fn model_json<G: Game>(
     rules: Value,
     cfg: &TrainConfig,
     run: Option<&RunState>,
-    checkpoint: &Path,
+    checkpoint: &str,
     evaluations: Vec<Value>,
 ) -> Value {
     let mut offset = 0;
@@ -274,7 +277,7 @@ fn model_json<G: Game>(
     if let Some(run) = run {
         training.insert("run".into(), serde_json::to_value(run).expect("run state serialises"));
     }
-    training.insert("checkpoint".into(), json!(checkpoint.display().to_string()));
+    training.insert("checkpoint".into(), json!(checkpoint));
     json!({
         "format": "bones-model",
         "format_version": MODEL_FORMAT_VERSION,

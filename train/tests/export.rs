@@ -94,6 +94,7 @@ fn an_export_writes_a_named_onnx_graph_metadata_and_a_loadable_model() {
     let meta2: Value = serde_json::from_str(&std::fs::read_to_string(again.join("model.json")).unwrap()).unwrap();
     assert_eq!(meta2["evaluation"], meta["evaluation"]);
     assert_eq!(meta2["training"]["run"], meta["training"]["run"]);
+    assert_eq!(meta2["training"]["checkpoint"], meta["training"]["checkpoint"]);
     assert_eq!(
         std::fs::read(again.join("weights.safetensors")).unwrap(),
         std::fs::read(out.join("weights.safetensors")).unwrap()
