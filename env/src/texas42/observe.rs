@@ -1,16 +1,25 @@
 //! The Texas 42 observation: one seat's view, seats relative to it (0 = me,
 //! 1 = left, 2 = partner, 3 = right). Own hand plus all public information with
 //! perfect recall; nothing hidden. The layout is [`OBS_SEGMENTS_42`].
+//!
+//! Version 2 appends derived features (trumps, the trick in progress, what I can
+//! win with, unseen dominoes, shown-out suits), computed from the same facts with
+//! the declaration's [`SuitTable`], so "suit", "follows" and "beats" mean what the
+//! engine means. Suit slots (`led_suit`, `voids`, `unseen_suits`): 0..6 the pip
+//! suits, 7 the trump suit (pip or doubles); a pip trump's own pip slot stays zero,
+//! and under Nel-O `own-suit` (no trump) slot 7 is the doubles suit.
 
 use super::hand::{team, Hand, Phase};
+use super::play::SuitTable;
 use super::Texas42State;
-use crate::action::{BID_30, PASS, TRUMP_BLANKS};
+use crate::action::{BID_30, DOUBLES, PASS, PLAY, TRUMP_BLANKS};
+use crate::domino::{Domino, DominoSet};
 use crate::game::Action;
 use crate::observe::{layout_len, ObsWriter, Segment};
 use crate::rules::{AllPass, NelloDoubles, Scoring, Variant};
 
 /// Version of the Texas 42 observation layout; bump on any change.
-pub const OBS_VERSION_42: u32 = 1;
+pub const OBS_VERSION_42: u32 = 2;
 
 /// Bid one-hot width: `pass`, `30`..`41`, `1m`..`7m`, `plunge`, `splash`.
 const BIDS: usize = 22;
@@ -20,7 +29,7 @@ const fn seg(name: &'static str, len: usize, doc: &'static str) -> Segment {
 }
 
 /// The Texas 42 observation layout, in order.
-pub const OBS_SEGMENTS_42: [Segment; 19] = [
+pub const OBS_SEGMENTS_42: [Segment; 27] = [
     seg("hand", 28, "dominoes I hold, by dense index"),
     seg("dealer", 4, "the shaker, relative seat one-hot"),
     seg("phase", 4, "bidding, declaring, playing, done"),
@@ -53,10 +62,60 @@ pub const OBS_SEGMENTS_42: [Segment; 19] = [
         "variants nel-o, sevens, plunge, splash; all_pass redeal; early_end; points scoring; \
          nello_min_marks/7; nello_doubles own-suit, high, low; target/250",
     ),
+    seg("trumps", 28, "dominoes that are trump under the declaration (zero before it, follow-me, nel-o, sevens)"),
+    seg(
+        "led_suit",
+        8,
+        "suit led in the trick in progress, one-hot: pips 0..6, 7 the trump suit (a pip trump's own slot \
+         stays zero; nel-o own-suit: the doubles); zero when no trick is in progress and under sevens",
+    ),
+    seg("winning", 4, "seat winning the trick in progress so far, relative one-hot (zero when none)"),
+    seg(
+        "can_win",
+        28,
+        "my legal dominoes that would make me the winner of the trick in progress (zero when I lead or it is not my turn)",
+    ),
+    seg("unseen", 28, "dominoes neither in my hand nor played (held by the others)"),
+    seg(
+        "voids",
+        4 * 8,
+        "per relative seat, per suit (as led_suit): 1 if it did not follow when that suit was led (zero under sevens)",
+    ),
+    seg("unseen_suits", 8, "unseen dominoes per suit (as led_suit) / 7; zero before the declaration and under sevens"),
+    seg("unseen_count", 1, "count points among the unseen dominoes / 35"),
 ];
 
 /// Length of the Texas 42 observation.
 pub const OBS_LEN_42: usize = layout_len(&OBS_SEGMENTS_42);
+
+/// Count dominoes worth 5 (`5-0`, `4-1`, `3-2`) and 10 (`6-4`, `5-5`).
+const COUNT_5: DominoSet = DominoSet(Domino::new(5, 0).bit().0 | Domino::new(4, 1).bit().0 | Domino::new(3, 2).bit().0);
+const COUNT_10: DominoSet = DominoSet(Domino::new(6, 4).bit().0 | Domino::new(5, 5).bit().0);
+
+/// The four floats of each 4-bit pattern (bit `i` is float `i`).
+const NIBBLES: [[f32; 4]; 16] = {
+    let mut t = [[0.0; 4]; 16];
+    let mut n = 0;
+    while n < 16 {
+        let mut i = 0;
+        while i < 4 {
+            t[n][i] = ((n >> i) & 1) as f32;
+            i += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// Writes bit `i` of `bits` as 0 or 1 into `seg[i]`, four at a time (`seg` is a
+/// 28-domino set or the 32 voids).
+#[inline]
+fn write_bits(seg: &mut [f32], bits: u32) {
+    debug_assert!(matches!(seg.len(), 28 | 32));
+    for (k, four) in seg.chunks_exact_mut(4).enumerate() {
+        four.copy_from_slice(&NIBBLES[(bits >> (4 * k)) as usize & 15]);
+    }
+}
 
 #[inline]
 fn one_hot(seg: &mut [f32], i: usize) {
@@ -117,6 +176,25 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
     if declared {
         decl[h.declaration as usize - TRUMP_BLANKS] = 1.0;
     }
+    // The declaration's suit table (None before it and under Sevens), its trump
+    // suit id, and the observation slot of each suit id (a pip trump moves to 7;
+    // the table's suit 7, the doubles suit, is then empty and takes its place).
+    let table: Option<&SuitTable> = if declared { h.suit_table() } else { None };
+    let mut slot = [0usize, 1, 2, 3, 4, 5, 6, 7];
+    let mut trump_suit = None;
+    if table.is_some() {
+        match h.declaration as Action {
+            d @ TRUMP_BLANKS..DOUBLES => {
+                slot.swap(d - TRUMP_BLANKS, 7);
+                trump_suit = Some(d - TRUMP_BLANKS);
+            }
+            DOUBLES => trump_suit = Some(7),
+            _ => {}
+        }
+    }
+    let mut played = DominoSet::EMPTY;
+    // Bit `8 * relative seat + suit slot`: that seat showed out of that suit.
+    let mut voids = 0u32;
 
     let played_by = w.next("played_by");
     let in_trick = w.next("played_in_trick");
@@ -135,9 +213,21 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
             if t < h.trick as usize {
                 winners[t * 4 + rel(trick.winner)] = 1.0;
             }
+            // The led suit's members and slot (nothing to follow under Sevens).
+            let (follow, led_slot) = match table {
+                Some(tb) if trick.len > 0 => {
+                    let led = tb.lead_suit[trick.plays[0].index()] as usize;
+                    (tb.members[led], slot[led])
+                }
+                _ => (DominoSet::FULL, 0),
+            };
             let mut seat = trick.leader;
             for (i, d) in trick.played().iter().enumerate() {
                 let di = d.index();
+                played.insert(*d);
+                if !follow.contains(*d) {
+                    voids |= 1 << (8 * rel(seat) + led_slot);
+                }
                 played_by[di * 4 + rel(seat)] = 1.0;
                 in_trick[di * 7 + t] = 1.0;
                 position[di * 4 + i] = 1.0;
@@ -176,5 +266,357 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
         NelloDoubles::Low => 2,
     }] = 1.0;
     rules[11] = r.target as f32 / 250.0;
+
+    let trumps = match (table, trump_suit) {
+        (Some(tb), Some(s)) => tb.members[s],
+        _ => DominoSet::EMPTY,
+    };
+    write_bits(w.next("trumps"), trumps.0);
+    let in_progress =
+        if h.phase == Phase::Playing { Some(&h.tricks[h.trick as usize]).filter(|t| t.len > 0) } else { None };
+    let led_suit = w.next("led_suit");
+    if let (Some(tr), Some(tb)) = (in_progress, table) {
+        one_hot(led_suit, slot[tb.lead_suit[tr.plays[0].index()] as usize]);
+    }
+    let winning = w.next("winning");
+    if let Some(tr) = in_progress {
+        let best = h.winning_play(tr.played());
+        one_hot(winning, rel(h.seat_of_play(h.trick as usize, best)));
+    }
+    let can_win = w.next("can_win");
+    if let Some(tr) = in_progress.filter(|_| h.to_move == me) {
+        let legal = DominoSet((h.legal_mask().0 >> PLAY) as u32) & DominoSet::FULL & h.hands[me as usize];
+        let n = tr.len as usize;
+        let mut plays = tr.plays;
+        for d in legal {
+            plays[n] = d;
+            if h.winning_play(&plays[..=n]) == n {
+                can_win[d.index()] = 1.0;
+            }
+        }
+    }
+    let unseen = DominoSet::FULL - h.hands[me as usize] - played;
+    write_bits(w.next("unseen"), unseen.0);
+    write_bits(w.next("voids"), voids);
+    let suits = w.next("unseen_suits");
+    if let Some(tb) = table {
+        for (s, m) in tb.members.iter().enumerate() {
+            suits[slot[s]] = (*m & unseen).len() as f32 / 7.0;
+        }
+    }
+    let count = (5 * (unseen & COUNT_5).len() + 10 * (unseen & COUNT_10).len()) as f32;
+    w.next("unseen_count")[0] = count / 35.0;
     w.finish();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::action::{BID_1M, FOLLOW_ME, NEL_O, SEVENS};
+    use crate::game::{Episode, Game};
+    use crate::rules::Texas42Rules;
+    use crate::texas42::Texas42;
+
+    fn set(s: &str) -> DominoSet {
+        s.split_whitespace().map(|x| x.parse::<Domino>().unwrap()).collect()
+    }
+
+    fn dom(s: &str) -> Domino {
+        s.parse().unwrap()
+    }
+
+    fn deal() -> [DominoSet; 4] {
+        [
+            set("5-3 6-6 6-4 4-4 3-3 4-3 1-0"),
+            set("2-1 6-1 2-0 1-1 0-0 4-0 3-1"),
+            set("5-5 5-0 6-5 2-2 4-2 3-2 6-0"),
+            set("3-0 4-1 5-1 5-2 5-4 6-2 6-3"),
+        ]
+    }
+
+    /// Seat 0 bids `bid`, the others pass (dealer 3), seat 0 declares `declaration`.
+    fn start(rules: Texas42Rules, bid: Action, declaration: Action) -> Hand {
+        let mut h = Hand::new(rules, 3, deal());
+        for a in [bid, PASS, PASS, PASS] {
+            h.apply(a).unwrap();
+        }
+        assert_eq!(h.phase, Phase::Declaring);
+        h.apply(declaration).unwrap();
+        h
+    }
+
+    fn play(h: &mut Hand, plays: &str) {
+        for d in plays.split_whitespace() {
+            h.apply(PLAY + dom(d).index()).unwrap();
+        }
+    }
+
+    fn obs(h: &Hand, me: usize) -> Vec<f32> {
+        let mut out = vec![f32::NAN; OBS_LEN_42];
+        observe_hand(h, [0, 0], me, &mut out);
+        out
+    }
+
+    fn seg<'a>(o: &'a [f32], name: &str) -> &'a [f32] {
+        let mut off = 0;
+        for s in &OBS_SEGMENTS_42 {
+            if s.name == name {
+                return &o[off..off + s.len];
+            }
+            off += s.len;
+        }
+        panic!("no segment {name}")
+    }
+
+    /// Indices of the non-zero entries.
+    fn hot(v: &[f32]) -> Vec<usize> {
+        (0..v.len()).filter(|&i| v[i] != 0.0).collect()
+    }
+
+    /// The dominoes marked in a 28-wide segment.
+    fn doms(v: &[f32]) -> DominoSet {
+        hot(v).into_iter().map(Domino::from_index).collect()
+    }
+
+    #[test]
+    fn version_2_appends_to_version_1() {
+        assert_eq!(OBS_VERSION_42, 2);
+        let v1: usize = OBS_SEGMENTS_42[..19].iter().map(|s| s.len).sum();
+        assert_eq!(v1, 777, "the version 1 segments keep their offsets");
+        assert_eq!(OBS_SEGMENTS_42[18].name, "rules");
+        assert_eq!(OBS_LEN_42, 777 + 28 + 8 + 4 + 28 + 28 + 32 + 8 + 1);
+    }
+
+    #[test]
+    fn before_the_declaration_only_unseen_features_are_written() {
+        let mut h = Hand::new(Texas42Rules::STANDARD, 3, deal());
+        h.apply(BID_30).unwrap();
+        let o = obs(&h, 2);
+        for name in ["trumps", "led_suit", "winning", "can_win", "voids", "unseen_suits"] {
+            assert!(hot(seg(&o, name)).is_empty(), "{name} written while bidding");
+        }
+        assert_eq!(doms(seg(&o, "unseen")), DominoSet::FULL - h.hands[2]);
+        // Seat 2 holds 5-5, 5-0 and 3-2: 6-4 and 4-1 are unseen.
+        assert_eq!(seg(&o, "unseen_count"), [15.0 / 35.0]);
+    }
+
+    #[test]
+    fn sixes_trick_in_progress_and_a_seat_that_showed_out() {
+        let mut h = start(Texas42Rules::STANDARD, BID_30, TRUMP_BLANKS + 6);
+        let o = obs(&h, 2);
+        assert_eq!(doms(seg(&o, "trumps")), DominoSet::with_pip(6));
+        assert!(hot(seg(&o, "led_suit")).is_empty() && hot(seg(&o, "winning")).is_empty());
+
+        play(&mut h, "5-3");
+        let o = obs(&h, 2);
+        assert_eq!(hot(seg(&o, "led_suit")), [5]);
+        assert_eq!(hot(seg(&o, "winning")), [2], "my partner leads");
+        assert!(hot(seg(&o, "can_win")).is_empty(), "not my turn");
+
+        play(&mut h, "2-1"); // seat 1 holds no (non-trump) five: shows out
+        let o = obs(&h, 2);
+        assert_eq!(hot(seg(&o, "led_suit")), [5]);
+        assert_eq!(hot(seg(&o, "winning")), [2]);
+        // Legal: 5-5 and 5-0 (6-5 is a trump, not a five); only 5-5 beats 5-3.
+        assert_eq!(doms(seg(&o, "can_win")), set("5-5"));
+        assert_eq!(hot(seg(&o, "voids")), [3 * 8 + 5], "seat 1 is on my right");
+        assert_eq!(doms(seg(&o, "unseen")), DominoSet::FULL - h.hands[2] - set("5-3 2-1"));
+        let suits = seg(&o, "unseen_suits");
+        assert_eq!(suits[7], 5.0 / 7.0, "6-6 6-4 6-3 6-2 6-1 unseen");
+        assert_eq!(suits[6], 0.0, "the trump's pip slot is unused");
+        assert_eq!(suits[5], 3.0 / 7.0, "5-4 5-2 5-1 unseen");
+        assert_eq!(seg(&o, "unseen_count"), [15.0 / 35.0]);
+        // Seat 1 sees its own void, and the leader (on its right) winning.
+        let o1 = obs(&h, 1);
+        assert_eq!(hot(seg(&o1, "voids")), [5]);
+        assert_eq!(hot(seg(&o1, "winning")), [3]);
+        assert!(hot(seg(&o1, "can_win")).is_empty());
+
+        play(&mut h, "5-5");
+        let o = obs(&h, 3);
+        assert_eq!(hot(seg(&o, "winning")), [3]);
+        assert!(hot(seg(&o, "can_win")).is_empty(), "nothing beats 5-5");
+
+        play(&mut h, "5-4"); // seat 2 wins and leads a trump
+        let o = obs(&h, 2);
+        for name in ["led_suit", "winning", "can_win"] {
+            assert!(hot(seg(&o, name)).is_empty(), "{name} written between tricks");
+        }
+        assert_eq!(hot(seg(&o, "voids")), [3 * 8 + 5], "a void is remembered");
+        play(&mut h, "6-5 6-3");
+        let o = obs(&h, 0);
+        assert_eq!(hot(seg(&o, "led_suit")), [7], "a trump lead");
+        assert_eq!(hot(seg(&o, "winning")), [2]);
+        assert_eq!(doms(seg(&o, "can_win")), set("6-6"), "6-4 ranks below 6-5");
+    }
+
+    #[test]
+    fn doubles_trump() {
+        let mut h = start(Texas42Rules::STANDARD, BID_30, DOUBLES);
+        play(&mut h, "5-3 0-0"); // seat 1 has no five and trumps in
+        let o = obs(&h, 2);
+        assert_eq!(doms(seg(&o, "trumps")), DominoSet::DOUBLES);
+        assert_eq!(hot(seg(&o, "led_suit")), [5]);
+        assert_eq!(hot(seg(&o, "winning")), [3]);
+        assert!(hot(seg(&o, "can_win")).is_empty(), "5-0 and 6-5 cannot beat a trump");
+        assert_eq!(hot(seg(&o, "voids")), [3 * 8 + 5]);
+        let suits = seg(&o, "unseen_suits");
+        assert_eq!(suits[7], 4.0 / 7.0, "1-1 3-3 4-4 6-6 unseen");
+        assert_eq!(suits[5], 3.0 / 7.0, "5-5 is not a five");
+        play(&mut h, "5-0 5-4");
+        play(&mut h, "1-1"); // seat 1 won and leads a trump
+        let o = obs(&h, 2);
+        assert_eq!(hot(seg(&o, "led_suit")), [7]);
+        assert_eq!(hot(seg(&o, "winning")), [3]);
+        assert_eq!(doms(seg(&o, "can_win")), set("2-2 5-5"));
+    }
+
+    #[test]
+    fn follow_me_has_no_trump() {
+        let mut h = start(Texas42Rules::STANDARD, BID_30, FOLLOW_ME);
+        play(&mut h, "5-3 0-0");
+        let o = obs(&h, 2);
+        assert!(hot(seg(&o, "trumps")).is_empty());
+        assert_eq!(hot(seg(&o, "led_suit")), [5]);
+        assert_eq!(hot(seg(&o, "winning")), [2]);
+        // 6-5 follows fives under follow-me and outranks 5-3.
+        assert_eq!(doms(seg(&o, "can_win")), set("5-5 6-5"));
+        assert_eq!(hot(seg(&o, "voids")), [3 * 8 + 5]);
+        let suits = seg(&o, "unseen_suits");
+        assert_eq!(suits[7], 0.0);
+        assert_eq!(suits[6], 5.0 / 7.0);
+    }
+
+    #[test]
+    fn nello_own_suit_doubles_use_slot_7() {
+        let mut h = start(Texas42Rules::FULL, BID_1M + 1, NEL_O);
+        play(&mut h, "4-4 1-1"); // seat 3 plays next: seat 2 sits out
+        let o = obs(&h, 3);
+        assert!(hot(seg(&o, "trumps")).is_empty());
+        assert_eq!(hot(seg(&o, "led_suit")), [7]);
+        assert_eq!(hot(seg(&o, "winning")), [1]);
+        assert!(hot(seg(&o, "can_win")).is_empty());
+        play(&mut h, "3-0");
+        let o = obs(&h, 0);
+        assert_eq!(hot(seg(&o, "voids")), [3 * 8 + 7]);
+        // The partner's hand is never played: it stays unseen.
+        assert!(h.hands[2].iter().all(|d| seg(&o, "unseen")[d.index()] == 1.0));
+    }
+
+    #[test]
+    fn sevens_has_no_suits_but_a_winner() {
+        let mut h = start(Texas42Rules::FULL, BID_1M + 1, SEVENS);
+        play(&mut h, "4-3 6-1");
+        let o = obs(&h, 2);
+        for name in ["trumps", "led_suit", "voids", "unseen_suits", "can_win"] {
+            assert!(hot(seg(&o, name)).is_empty(), "{name} written under sevens");
+        }
+        assert_eq!(hot(seg(&o, "winning")), [2], "ties go to the first played");
+    }
+
+    fn splitmix(x: &mut u64) -> u64 {
+        *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *x;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Over random hands, the derived features agree with the engine: `winning`
+    /// with the trick's winning play, `can_win` with the result of each legal
+    /// play, `unseen` with the other seats' holdings, voids with the truth.
+    #[test]
+    fn derived_features_agree_with_the_engine() {
+        let mut rng = 42;
+        let mut declarations = [0usize; 11];
+        let mut can_win_checked = 0;
+        let mut voids_seen = 0;
+        for seed in 0..400u64 {
+            let nello_doubles = [NelloDoubles::OwnSuit, NelloDoubles::High, NelloDoubles::Low][seed as usize % 3];
+            let rules = if seed % 2 == 0 {
+                Texas42Rules { nello_doubles, ..Texas42Rules::FULL }
+            } else {
+                Texas42Rules::STANDARD
+            };
+            let mut h = *Texas42::new(rules).new_state(seed, Episode::Hand).hand();
+            let mut counted = false;
+            loop {
+                let declared = h.phase == Phase::Playing || (h.phase == Phase::Done && h.high_bid as Action != PASS);
+                if declared && !counted {
+                    declarations[h.declaration as usize - TRUMP_BLANKS] += 1;
+                    counted = true;
+                }
+                for me in 0..4 {
+                    let o = obs(&h, me);
+                    let others = (0..4).filter(|&s| s != me).fold(DominoSet::EMPTY, |u, s| u | h.hands[s]);
+                    assert_eq!(doms(seg(&o, "unseen")), others);
+                    let count: u32 = others.iter().map(|d| d.count() as u32).sum();
+                    assert_eq!(seg(&o, "unseen_count")[0], count as f32 / 35.0);
+                    let table = if declared { h.suit_table() } else { None };
+                    let trumps = table.map_or(DominoSet::EMPTY, |tb| {
+                        Domino::ALL.into_iter().filter(|d| tb.power[0][d.index()] >= 32).collect()
+                    });
+                    assert_eq!(doms(seg(&o, "trumps")), trumps);
+                    // The suit id of each slot.
+                    let mut suit_of = [0usize, 1, 2, 3, 4, 5, 6, 7];
+                    if let Some(p) = (trumps.len() == 7 && trumps != DominoSet::DOUBLES)
+                        .then(|| (0..7).find(|&p| DominoSet::with_pip(p as u8) == trumps).unwrap())
+                    {
+                        suit_of.swap(p, 7);
+                    }
+                    let voids = seg(&o, "voids");
+                    for (i, _) in voids.iter().enumerate().filter(|(_, v)| **v != 0.0) {
+                        let seat = (me + i / 8) % 4;
+                        let tb = table.expect("a void without suits");
+                        assert!((h.hands[seat] & tb.members[suit_of[i % 8]]).is_empty(), "a false void");
+                        voids_seen += 1;
+                    }
+                    let suits = seg(&o, "unseen_suits");
+                    for (k, &suit) in suit_of.iter().enumerate() {
+                        let n = table.map_or(0, |tb| (tb.members[suit] & others).len());
+                        assert_eq!(suits[k], n as f32 / 7.0);
+                    }
+                    let cur = (h.phase == Phase::Playing).then(|| h.tricks[h.trick as usize]).filter(|t| t.len > 0);
+                    let Some(tr) = cur else {
+                        for name in ["led_suit", "winning", "can_win"] {
+                            assert!(hot(seg(&o, name)).is_empty());
+                        }
+                        continue;
+                    };
+                    if let Some(tb) = table {
+                        let led = hot(seg(&o, "led_suit"));
+                        assert_eq!(led.len(), 1);
+                        assert_eq!(tb.lead_suit[tr.plays[0].index()] as usize, suit_of[led[0]]);
+                    }
+                    let best = h.seat_of_play(h.trick as usize, h.winning_play(tr.played()));
+                    assert_eq!(hot(seg(&o, "winning")), [(best as usize + 4 - me) % 4]);
+                    let can_win = doms(seg(&o, "can_win"));
+                    if h.to_move as usize != me {
+                        assert!(can_win.is_empty());
+                        continue;
+                    }
+                    for d in h.hands[me] {
+                        let mut next = h;
+                        let wins = match next.apply(PLAY + d.index()) {
+                            Err(_) => false,
+                            Ok(()) if next.trick > h.trick => next.tricks[h.trick as usize].winner as usize == me,
+                            Ok(()) => {
+                                let t = &next.tricks[h.trick as usize];
+                                next.seat_of_play(h.trick as usize, next.winning_play(t.played())) as usize == me
+                            }
+                        };
+                        assert_eq!(can_win.contains(d), wins, "can_win of {d} in {:?}", tr.played());
+                        can_win_checked += 1;
+                    }
+                }
+                if h.is_done() {
+                    break;
+                }
+                let m = h.legal_mask();
+                h.apply(m.nth(splitmix(&mut rng) as usize % m.len())).unwrap();
+            }
+        }
+        assert!(declarations.iter().all(|&n| n > 0), "declarations seen: {declarations:?}");
+        assert!(can_win_checked > 1000 && voids_seen > 1000, "{can_win_checked} plays, {voids_seen} voids");
+    }
 }
