@@ -6,7 +6,7 @@
 
 Panels: evaluation against random and heuristic (hand win rate and reward per
 hand), the policy's entropy and approx KL, the value loss and explained
-variance, all against self-play hands. `--print` also prints the eval points.
+variance, all against self-play decisions (the logs' step). `--print` also prints the eval points.
 """
 import argparse
 import glob
@@ -53,7 +53,7 @@ def main():
                 xs, ys = zip(*s[tag])
                 ax.plot(xs, ys, label=tag.split("/")[1], marker="o" if tag.startswith("eval/") else None, ms=3)
         ax.set_title(title)
-        ax.set_xlabel("self-play hands")
+        ax.set_xlabel("self-play decisions")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     fig.suptitle(args.title or f"learning curve: {args.run}")
