@@ -299,11 +299,22 @@ fn model_json<G: Game>(
             "inputs": { ONNX_INPUT: ["batch", game.obs_len()] },
             "outputs": { ONNX_LOGITS: ["batch", game.num_actions()], ONNX_VALUE: ["batch", 1] },
             "masking": "set the logits of illegal actions to -inf, then softmax",
-            "value": "the acting seat's expected reward (Texas 42: marks won minus lost this hand)",
+            "value": value_doc(game.name(), cfg),
         },
         "training": training,
         "evaluation": evaluations,
     })
+}
+
+/// What the value output estimates, in the units the network was trained in.
+fn value_doc(game: &str, cfg: &TrainConfig) -> String {
+    let reward = match (game, cfg.reward.as_str()) {
+        ("doubles", _) => "the round's score minus the mean of all seats' scores",
+        (_, "points") => "the hand's point difference / 42",
+        (_, "marks+points") => "marks won minus lost this hand plus the point difference / 42",
+        _ => "marks won minus lost this hand",
+    };
+    format!("the acting seat's expected reward ({reward}) times reward_scale {}", cfg.reward_scale)
 }
 
 /// Observations of the policy playing itself (sampling), with burn's outputs
