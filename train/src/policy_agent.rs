@@ -39,6 +39,14 @@ pub struct PolicyOutput {
     pub value: f32,
 }
 
+/// The shipped model folder of `game` (`models/GAME`): in the current folder, else
+/// in the source tree the binary was built from; `None` when neither exists.
+pub fn shipped_model(game: &str) -> Option<PathBuf> {
+    let here = Path::new("models").join(game);
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("models").join(game);
+    [here, built].into_iter().find(|p| p.is_dir())
+}
+
 /// The checkpoint folder a `model:PATH` names.
 pub fn resolve(path: &Path) -> Result<PathBuf, String> {
     if path.join("model.bpk").is_file() {

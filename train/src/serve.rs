@@ -57,16 +57,7 @@ impl ModelSource {
 
 /// `models/GAME` in the current folder, else in the workspace the binary was built from.
 pub fn default_model(game: &str) -> PathBuf {
-    let here = Path::new("models").join(game);
-    if here.exists() {
-        return here;
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("models").join(game);
-    if built.exists() {
-        built
-    } else {
-        here
-    }
+    crate::policy_agent::shipped_model(game).unwrap_or_else(|| Path::new("models").join(game))
 }
 
 /// Why a request got an error reply.

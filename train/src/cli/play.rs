@@ -71,9 +71,7 @@ fn bot_spec(flag: &Option<String>, name: &str, game: &str) -> Result<(AgentSpec,
     if let Some(text) = flag {
         return AgentSpec::parse(text).map(|s| (s, false)).map_err(|e| format!("{name}: {e}"));
     }
-    let here = Path::new("models").join(game);
-    let beside_source = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("models").join(game);
-    match [here, beside_source].into_iter().find(|p| p.is_dir()) {
+    match bones_train::policy_agent::shipped_model(game) {
         Some(path) => Ok((AgentSpec::Model { path }, true)),
         None => {
             note_once(&format!("no shipped model at models/{game}; the bots play `heuristic`"));
