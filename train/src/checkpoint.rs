@@ -4,12 +4,13 @@
 //!
 //! ```text
 //! runs/NAME/checkpoints/update-000120/  model.bpk  optim.bpk  state.json  config.toml
+//!                                       (critic.bpk: the oracle critic, when the config has one)
 //! runs/NAME/checkpoints/latest          "update-000120"
 //! runs/NAME/checkpoints/best            "update-000100" (best evaluation so far)
 //! ```
 
 use crate::config::TrainConfig;
-use crate::model::{Policy, PolicyConfig};
+use crate::model::{Critic, CriticConfig, Policy, PolicyConfig};
 use burn::optim::ModuleOptimizer;
 use burn::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -77,12 +78,20 @@ pub fn policy_config(cfg: &TrainConfig, obs_len: usize, num_actions: usize) -> P
     PolicyConfig::new(obs_len, num_actions).with_hidden(cfg.hidden).with_depth(cfg.depth)
 }
 
+/// The oracle critic's shape for a config: the policy's width and depth over
+/// the observation plus `oracle_len` floats of hidden hands.
+pub fn critic_config(cfg: &TrainConfig, obs_len: usize, oracle_len: usize) -> CriticConfig {
+    CriticConfig::new(obs_len + oracle_len).with_hidden(cfg.hidden).with_depth(cfg.depth)
+}
+
 /// Saves a checkpoint named `name` under `root`; points `latest` at it, and
 /// `best` too when `best` is set. Keeps the two newest plus the best.
+#[allow(clippy::too_many_arguments)]
 pub fn save(
     root: &Path,
     name: &str,
     model: &Policy,
+    critic: Option<&Critic>,
     optim: &ModuleOptimizer,
     state: &RunState,
     cfg: &TrainConfig,
@@ -100,6 +109,10 @@ pub fn save(
     };
     let model_path = tmp.join("model.bpk");
     model.clone().save_file(&model_path).map_err(|e| rec(&model_path, e))?;
+    if let Some(critic) = critic {
+        let critic_path = tmp.join("critic.bpk");
+        critic.clone().save_file(&critic_path).map_err(|e| rec(&critic_path, e))?;
+    }
     let optim_path = tmp.join("optim.bpk");
     optim
         .save(&optim_path)
@@ -176,6 +189,16 @@ pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Devic
     let cfg = read_config(dir)?;
     let path = dir.join("model.bpk");
     policy_config(&cfg, obs_len, num_actions)
+        .init(device)
+        .try_load_file(&path)
+        .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
+}
+
+/// Loads the oracle critic of the checkpoint in `dir` onto `device`.
+pub fn load_critic(dir: &Path, obs_len: usize, oracle_len: usize, device: &Device) -> Result<Critic, CheckpointError> {
+    let cfg = read_config(dir)?;
+    let path = dir.join("critic.bpk");
+    critic_config(&cfg, obs_len, oracle_len)
         .init(device)
         .try_load_file(&path)
         .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })

@@ -84,6 +84,11 @@ pub struct TrainConfig {
     pub hidden: usize,
     /// Number of hidden layers.
     pub depth: usize,
+    /// Critic for the advantages: `public` (the policy's value head, which sees
+    /// what the seat sees) or `oracle` (a separate network of the same shape that
+    /// also sees every hidden hand; training only: the policy acts from the seat's
+    /// view, and its value head still learns, for export).
+    pub critic: String,
     /// Share of the games whose opponents are a past snapshot instead of the current policy.
     pub opponent_share: f32,
     /// Add the current policy to the snapshot pool every this many updates.
@@ -126,6 +131,7 @@ impl Default for TrainConfig {
             reward_scale: 1.0,
             hidden: 256,
             depth: 2,
+            critic: "public".into(),
             opponent_share: 0.2,
             snapshot_every: 10,
             pool_size: 8,
@@ -181,6 +187,7 @@ impl TrainConfig {
             bones_env::RewardMode::parse(&self.reward).is_some(),
             "`reward` must be \"marks\", \"points\" or \"marks+points\"",
         )?;
+        check(matches!(self.critic.as_str(), "public" | "oracle"), "`critic` must be \"public\" or \"oracle\"")?;
         check(self.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(self.num_steps >= 1, "`num_steps` must be at least 1")?;
         check(self.env_threads >= 1, "`env_threads` must be at least 1")?;
@@ -195,6 +202,11 @@ impl TrainConfig {
         check(self.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
         check(self.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         Ok(())
+    }
+
+    /// Whether the advantages come from the oracle critic (it sees every hand).
+    pub fn oracle_critic(&self) -> bool {
+        self.critic == "oracle"
     }
 
     /// Self-play decisions per rollout.
@@ -221,6 +233,8 @@ mod tests {
         assert!(e.contains("learning_rat"), "{e}");
         let e = TrainConfig::from_toml("game = \"chess\"", "x").unwrap_err().to_string();
         assert!(e.contains("texas42"), "{e}");
+        let e = TrainConfig::from_toml("critic = \"psychic\"", "x").unwrap_err().to_string();
+        assert!(e.contains("oracle"), "{e}");
         assert!(TrainConfig::load("no-such-preset").unwrap_err().to_string().contains("cpu-quick"));
     }
 }

@@ -6,7 +6,7 @@ use crate::inference::decide;
 use crate::model::Policy;
 use bones_agents::{Agent, AgentSpec, DoublesView, SpecError, Texas42View, ViewState};
 use bones_env::vec_env::episode_seed;
-use bones_env::{Doubles, Episode, Game, GameState, RewardMode, Texas42};
+use bones_env::{DominoSet, Doubles, DoublesState, Episode, Game, GameState, RewardMode, Texas42, Texas42State};
 use burn::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -17,6 +17,28 @@ pub trait TrainGame: Game<State: ViewState> {
     fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<<Self::State as ViewState>::View>>, SpecError>;
     /// The game the trainer plays, with the config's `reward` (Texas 42 only).
     fn with_reward(&self, reward: RewardMode) -> Self;
+    /// Length of [`TrainGame::oracle`]'s output.
+    fn oracle_len(&self) -> usize {
+        ORACLE_LEN
+    }
+    /// What `seat` cannot see, for the oracle critic only: the dominoes now in
+    /// the other seats' hands, one 28-float 0/1 set per seat in turn order after
+    /// `seat` (an absent Doubles seat writes zeros). `out` has `oracle_len` floats.
+    fn oracle(&self, state: &Self::State, seat: usize, out: &mut [f32]);
+}
+
+/// Floats of the oracle critic's hidden-hand input: three other seats × 28 dominoes.
+pub const ORACLE_LEN: usize = 3 * 28;
+
+/// Writes the hands of the three seats after `seat` (of four) as 0/1 sets.
+fn write_other_hands(hands: &[DominoSet; 4], players: usize, seat: usize, out: &mut [f32]) {
+    out.fill(0.0);
+    for k in 1..players {
+        let set = hands[(seat + k) % players];
+        for d in set.iter() {
+            out[(k - 1) * 28 + d.index()] = 1.0;
+        }
+    }
 }
 
 impl TrainGame for Texas42 {
@@ -26,6 +48,9 @@ impl TrainGame for Texas42 {
     fn with_reward(&self, reward: RewardMode) -> Self {
         Texas42 { reward, ..*self }
     }
+    fn oracle(&self, state: &Texas42State, seat: usize, out: &mut [f32]) {
+        write_other_hands(&state.hand().hands, 4, seat, out);
+    }
 }
 
 impl TrainGame for Doubles {
@@ -34,6 +59,9 @@ impl TrainGame for Doubles {
     }
     fn with_reward(&self, _: RewardMode) -> Self {
         *self
+    }
+    fn oracle(&self, state: &DoublesState, seat: usize, out: &mut [f32]) {
+        write_other_hands(state.hands(), self.players() as usize, seat, out);
     }
 }
 
@@ -140,4 +168,65 @@ pub fn evaluate<G: TrainGame>(
     }
     let n = games.len().max(1) as f64;
     EvalResult { games: games.len(), win_rate: wins / n, reward_per_hand: total / n }
+}
+
+#[cfg(test)]
+mod oracle_tests {
+    use super::*;
+    use bones_env::rules::DoublesRules;
+    use bones_env::{Domino, Texas42Rules};
+
+    /// Reads the three 28-float blocks back as sets.
+    fn blocks(out: &[f32]) -> [DominoSet; 3] {
+        let mut sets = [DominoSet::EMPTY; 3];
+        for (k, set) in sets.iter_mut().enumerate() {
+            for i in 0..28 {
+                match out[k * 28 + i] {
+                    1.0 => set.insert(Domino::from_index(i)),
+                    0.0 => {}
+                    x => panic!("oracle float {x} is not 0/1"),
+                }
+            }
+        }
+        sets
+    }
+
+    #[test]
+    fn texas42_oracle_holds_exactly_the_dominoes_the_seat_has_not_seen() {
+        let game = Texas42::new(Texas42Rules::STANDARD);
+        let mut out = vec![0f32; game.oracle_len()];
+        for seed in 0..20 {
+            let mut st = game.new_state(seed, Episode::Hand);
+            let mut step = 0;
+            while let Some(seat) = st.current_seat() {
+                game.oracle(&st, seat, &mut out);
+                let [a, b, c] = blocks(&out);
+                let h = st.hand();
+                // Seats in turn order after the mover.
+                assert_eq!([a, b, c], [1, 2, 3].map(|k| h.hands[(seat + k) % 4]));
+                let played: DominoSet = h.tricks.iter().flat_map(|t| t.played().iter().copied()).collect();
+                // Own hand, the three blocks and the played dominoes: all 28, once each.
+                let all = [h.hands[seat], a, b, c, played];
+                assert_eq!(all.iter().map(|s| s.len()).sum::<usize>(), 28, "seed {seed} step {step}");
+                assert_eq!(all.iter().fold(DominoSet::EMPTY, |u, s| u | *s), DominoSet::FULL);
+                let legal: Vec<_> = st.legal_mask().iter().collect();
+                st.apply(legal[(seed as usize + step) % legal.len()]).unwrap();
+                step += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn doubles_oracle_leaves_absent_seats_empty() {
+        let game = Doubles::new(DoublesRules { players: 3, ..Default::default() });
+        let st = game.new_state(5, Episode::Hand);
+        let seat = st.current_seat().unwrap();
+        let mut out = vec![0f32; game.oracle_len()];
+        game.oracle(&st, seat, &mut out);
+        let [a, b, c] = blocks(&out);
+        assert_eq!([a, b], [1, 2].map(|k| st.hands()[(seat + k) % 3]));
+        assert_eq!(c, DominoSet::EMPTY);
+        assert!((a | b) & st.hands()[seat] == DominoSet::EMPTY);
+        assert_eq!(a.len() + b.len() + st.hands()[seat].len() + st.boneyard().len(), 28);
+    }
 }

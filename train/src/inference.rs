@@ -2,7 +2,7 @@
 //! autodiff): one forward pass for many games, then masked sampling (or the
 //! greedy action) on the CPU with the caller's seeded generator.
 
-use crate::model::Policy;
+use crate::model::{Critic, Policy};
 use burn::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -47,6 +47,23 @@ pub fn decide(
             Decision { action, logp, value: values[r] }
         })
         .collect()
+}
+
+/// The oracle critic's values for a batch: `obs` rows of `obs_len` floats and
+/// `oracle` rows of `oracle_len` floats, row for row.
+pub fn critic_values(critic: &Critic, device: &Device, obs: &[f32], oracle: &[f32], obs_len: usize) -> Vec<f32> {
+    let rows = obs.len() / obs_len.max(1);
+    if rows == 0 {
+        return Vec::new();
+    }
+    let oracle_len = oracle.len() / rows;
+    let mut input = Vec::with_capacity(rows * (obs_len + oracle_len));
+    for r in 0..rows {
+        input.extend_from_slice(&obs[r * obs_len..(r + 1) * obs_len]);
+        input.extend_from_slice(&oracle[r * oracle_len..(r + 1) * oracle_len]);
+    }
+    let x = Tensor::<2>::from_data(TensorData::new(input, [rows, obs_len + oracle_len]), device);
+    critic.forward(x).into_data().try_to_vec::<f32>().expect("f32 values")
 }
 
 /// Masked softmax over `logits`; samples with `rng` or takes the argmax.

@@ -1,6 +1,7 @@
-//! The policy/value network: an MLP trunk over the observation vector, a policy
+//! The networks. [`Policy`]: an MLP trunk over the observation vector, a policy
 //! head (logits over the dense action space, masked to the legal actions before
-//! the softmax) and a value head.
+//! the softmax) and a value head. [`Critic`]: the optional oracle critic, an MLP
+//! from the observation plus every hidden hand to a value (training only).
 
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
@@ -68,5 +69,51 @@ impl Policy {
     pub fn masked(&self, obs: Tensor<2>, legal: Tensor<2, Bool>) -> (Tensor<2>, Tensor<2>) {
         let (logits, value) = self.forward(obs);
         (log_softmax(logits.mask_fill(legal.bool_not(), ILLEGAL_LOGIT), 1), value)
+    }
+}
+
+/// Shape of the oracle critic.
+#[derive(Config, Debug, PartialEq)]
+pub struct CriticConfig {
+    /// Input length: the observation followed by the hidden information.
+    pub input: usize,
+    /// Width of each hidden layer.
+    #[config(default = 256)]
+    pub hidden: usize,
+    /// Number of hidden layers.
+    #[config(default = 2)]
+    pub depth: usize,
+}
+
+/// A value network over the observation and the hands the seat cannot see.
+#[derive(Module, Debug)]
+pub struct Critic {
+    layers: Vec<Linear>,
+    value: Linear,
+}
+
+impl CriticConfig {
+    /// A freshly initialised critic on `device`.
+    pub fn init(&self, device: &Device) -> Critic {
+        let mut layers = Vec::with_capacity(self.depth);
+        let mut width = self.input;
+        for _ in 0..self.depth {
+            layers.push(LinearConfig::new(width, self.hidden).init(device));
+            width = self.hidden;
+        }
+        Critic { layers, value: LinearConfig::new(width, 1).init(device) }
+    }
+}
+
+impl Critic {
+    /// Values.
+    ///
+    /// `input`: [batch, obs_len + oracle_len] → `value` [batch, 1].
+    pub fn forward(&self, input: Tensor<2>) -> Tensor<2> {
+        let mut x = input;
+        for layer in &self.layers {
+            x = relu(layer.forward(x));
+        }
+        self.value.forward(x)
     }
 }

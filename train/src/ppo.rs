@@ -2,9 +2,15 @@
 //! minibatches; advantage normalisation; clipped surrogate; clipped value loss;
 //! entropy bonus; Adam; global gradient-norm clipping (computed here: burn's own
 //! clipping is per tensor).
+//!
+//! With an oracle critic the stored values (and so the advantages) are the
+//! critic's; the critic takes the clipped value loss, the policy's own value head
+//! an unclipped one towards the same returns (it is what export and `bones
+//! serve` report), and each network's gradient is clipped to `max_grad_norm` on
+//! its own. One Adam serves both (its state is kept per parameter).
 
 use crate::config::TrainConfig;
-use crate::model::Policy;
+use crate::model::{Critic, Policy};
 use crate::rollout::Rollout;
 use burn::module::{ModuleVisitor, Param};
 use burn::optim::{GradientsParams, ModuleOptimizer};
@@ -17,7 +23,8 @@ use rand_chacha::ChaCha8Rng;
 pub struct UpdateStats {
     /// Clipped surrogate loss.
     pub policy_loss: f32,
-    /// Value loss (half mean squared error, clipped if configured).
+    /// Value loss of the critic giving the advantages (half mean squared error,
+    /// clipped if configured).
     pub value_loss: f32,
     /// Mean policy entropy over legal actions.
     pub entropy: f32,
@@ -62,7 +69,7 @@ impl ModuleVisitor for GradScale<'_> {
 }
 
 /// Clips the global norm of `grads` to `max_norm`; returns the norm before clipping.
-pub fn clip_global_norm(model: &Policy, grads: &mut GradientsParams, max_norm: f32) -> f32 {
+pub fn clip_global_norm<M: Module>(model: &M, grads: &mut GradientsParams, max_norm: f32) -> f32 {
     let mut norm = GradNorm { grads, sum: 0.0 };
     model.visit(&mut norm);
     let total = norm.sum.sqrt();
@@ -88,10 +95,26 @@ fn explained_variance(values: &[f32], returns: &[f32]) -> f32 {
     }
 }
 
-/// One PPO update of `model` (on an autodiff device) from `rollout`.
+/// Half the mean squared error of `value` against `ret`; clipped around the
+/// rollout's values `old_v` when `clip` is set.
+fn value_loss(value: Tensor<2>, ret: Tensor<2>, old_v: Tensor<2>, clip: Option<f32>) -> Tensor<1> {
+    match clip {
+        Some(c) => {
+            let unclipped = (value.clone() - ret.clone()).powi_scalar(2);
+            let clipped = old_v.clone() + (value - old_v).clamp(-c, c);
+            let clipped = (clipped - ret).powi_scalar(2);
+            unclipped.max_pair(clipped).mean() * 0.5
+        }
+        None => (value - ret).powi_scalar(2).mean() * 0.5,
+    }
+}
+
+/// One PPO update of `model` and the oracle `critic`, if any (both on an
+/// autodiff device), from `rollout`.
 #[allow(clippy::too_many_arguments)]
 pub fn update(
     mut model: Policy,
+    mut critic: Option<Critic>,
     optim: &mut ModuleOptimizer,
     rollout: &Rollout,
     advantages: &[f32],
@@ -100,13 +123,13 @@ pub fn update(
     lr: f64,
     device: &Device,
     rng: &mut ChaCha8Rng,
-) -> (Policy, UpdateStats) {
+) -> (Policy, Option<Critic>, UpdateStats) {
     let n = rollout.len();
-    let (ol, na) = (rollout.obs_len, rollout.num_actions);
+    let (ol, na, orl) = (rollout.obs_len, rollout.num_actions, rollout.oracle_len);
     let values: Vec<f32> = rollout.steps.iter().map(|t| t.value).collect();
     let mut stats = UpdateStats { explained_variance: explained_variance(&values, returns), ..UpdateStats::default() };
     if n == 0 {
-        return (model, stats);
+        return (model, critic, stats);
     }
     let mb_size = n.div_ceil(cfg.num_minibatches.max(1)).max(1);
     let mut order: Vec<usize> = (0..n).collect();
@@ -117,6 +140,7 @@ pub fn update(
             let b = mb.len();
             let mut obs = Vec::with_capacity(b * ol);
             let mut legal = Vec::with_capacity(b * na);
+            let mut critic_in = Vec::with_capacity(if critic.is_some() { b * (ol + orl) } else { 0 });
             let (mut act, mut old_logp, mut adv, mut ret, mut old_v) = (
                 Vec::with_capacity(b),
                 Vec::with_capacity(b),
@@ -127,6 +151,10 @@ pub fn update(
             for &i in mb {
                 obs.extend_from_slice(&rollout.obs[i * ol..(i + 1) * ol]);
                 legal.extend(rollout.masks[i * na..(i + 1) * na].iter().map(|m| *m > 0.5));
+                if critic.is_some() {
+                    critic_in.extend_from_slice(&rollout.obs[i * ol..(i + 1) * ol]);
+                    critic_in.extend_from_slice(&rollout.oracle[i * orl..(i + 1) * orl]);
+                }
                 let t = &rollout.steps[i];
                 act.push(t.action as i64);
                 old_logp.push(t.logp);
@@ -147,6 +175,9 @@ pub fn update(
             let act = Tensor::<2, Int>::from_data(TensorData::new(act, [b, 1]), device);
             let (old_logp, adv, ret, old_v) = (col(old_logp), col(adv), col(ret), col(old_v));
 
+            let critic_value = critic
+                .as_ref()
+                .map(|c| c.forward(Tensor::<2>::from_data(TensorData::new(critic_in, [b, ol + orl]), device)));
             let (logp_all, value) = model.masked(obs, legal);
             let logp = logp_all.clone().gather(1, act);
             let logratio = logp - old_logp;
@@ -160,20 +191,27 @@ pub fn update(
             let pg1 = adv.clone().neg() * ratio.clone();
             let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
             let pg_loss = pg1.max_pair(pg2).mean();
-            let v_loss = if cfg.clip_vloss {
-                let unclipped = (value.clone() - ret.clone()).powi_scalar(2);
-                let clipped = old_v.clone() + (value - old_v).clamp(-cfg.clip_coef, cfg.clip_coef);
-                let clipped = (clipped - ret).powi_scalar(2);
-                unclipped.max_pair(clipped).mean() * 0.5
-            } else {
-                (value - ret).powi_scalar(2).mean() * 0.5
+            let clip = cfg.clip_vloss.then_some(cfg.clip_coef);
+            // The loss of the critic giving the advantages, plus (oracle) the policy's own head.
+            let (v_loss, head_loss) = match critic_value {
+                Some(cv) => (value_loss(cv, ret.clone(), old_v, clip), Some(value_loss(value, ret.clone(), ret, None))),
+                None => (value_loss(value, ret, old_v, clip), None),
             };
             let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
-            let loss = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+            let mut loss = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+            if let Some(h) = head_loss {
+                loss = loss + h * cfg.vf_coef;
+            }
 
-            let mut grads = GradientsParams::from_grads(loss.backward(), &model);
-            stats.grad_norm = clip_global_norm(&model, &mut grads, cfg.max_grad_norm);
-            model = optim.step(lr, model, grads);
+            let mut grads = loss.backward();
+            let mut policy_grads = GradientsParams::from_module(&mut grads, &model);
+            stats.grad_norm = clip_global_norm(&model, &mut policy_grads, cfg.max_grad_norm);
+            model = optim.step(lr, model, policy_grads);
+            if let Some(c) = critic.take() {
+                let mut critic_grads = GradientsParams::from_module(&mut grads, &c);
+                clip_global_norm(&c, &mut critic_grads, cfg.max_grad_norm);
+                critic = Some(optim.step(lr, c, critic_grads));
+            }
 
             sums[0] += pg_loss.into_scalar::<f32>();
             sums[1] += v_loss.into_scalar::<f32>();
@@ -192,5 +230,5 @@ pub fn update(
     stats.entropy = sums[2] / k;
     stats.approx_kl = sums[3] / k;
     stats.clipfrac = sums[4] / k;
-    (model, stats)
+    (model, critic, stats)
 }

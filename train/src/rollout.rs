@@ -45,14 +45,19 @@ pub struct Rollout {
     pub obs: Vec<f32>,
     /// Legal masks, `steps.len() * num_actions` (0/1).
     pub masks: Vec<f32>,
+    /// Length of each transition's hidden-hand input for the oracle critic (0: none).
+    pub oracle_len: usize,
+    /// Hidden-hand inputs, `steps.len() * oracle_len`.
+    pub oracle: Vec<f32>,
     /// Latest transition of each (env, seat) chain.
     open: Vec<[Option<usize>; 4]>,
 }
 
 impl Rollout {
-    /// An empty rollout for `envs` games.
-    pub fn new(envs: usize, obs_len: usize, num_actions: usize) -> Rollout {
-        Rollout { obs_len, num_actions, open: vec![[None; 4]; envs], ..Default::default() }
+    /// An empty rollout for `envs` games; `oracle_len` floats of hidden hands are
+    /// kept per transition for the oracle critic (0: none).
+    pub fn new(envs: usize, obs_len: usize, num_actions: usize, oracle_len: usize) -> Rollout {
+        Rollout { obs_len, num_actions, oracle_len, open: vec![[None; 4]; envs], ..Default::default() }
     }
 
     /// Clears the transitions; chains that were open stay unlinked.
@@ -60,6 +65,7 @@ impl Rollout {
         self.steps.clear();
         self.obs.clear();
         self.masks.clear();
+        self.oracle.clear();
         for o in &mut self.open {
             *o = [None; 4];
         }
@@ -75,9 +81,20 @@ impl Rollout {
         self.steps.is_empty()
     }
 
-    /// Records a decision of `seat` in `env`.
+    /// Records a decision of `seat` in `env` (`oracle`: `oracle_len` floats).
     #[allow(clippy::too_many_arguments)]
-    pub fn push(&mut self, env: usize, seat: usize, obs: &[f32], mask: &[f32], action: usize, logp: f32, value: f32) {
+    pub fn push(
+        &mut self,
+        env: usize,
+        seat: usize,
+        obs: &[f32],
+        mask: &[f32],
+        oracle: &[f32],
+        action: usize,
+        logp: f32,
+        value: f32,
+    ) {
+        debug_assert_eq!(oracle.len(), self.oracle_len);
         let idx = self.steps.len();
         if let Some(prev) = self.open[env][seat] {
             self.steps[prev].next = Some(idx);
@@ -85,6 +102,7 @@ impl Rollout {
         self.open[env][seat] = Some(idx);
         self.obs.extend_from_slice(obs);
         self.masks.extend_from_slice(mask);
+        self.oracle.extend_from_slice(oracle);
         self.steps.push(Transition {
             env,
             seat,
@@ -160,12 +178,12 @@ mod tests {
 
     #[test]
     fn chains_follow_each_seat_and_terminal_rewards_reach_every_seat() {
-        let mut r = Rollout::new(1, 1, 2);
+        let mut r = Rollout::new(1, 1, 2, 0);
         // Seats 0 and 1 alternate; the hand ends after seat 1's second move.
-        r.push(0, 0, &[0.0], &[1.0, 1.0], 0, -0.7, 0.5);
-        r.push(0, 1, &[0.0], &[1.0, 1.0], 1, -0.7, -0.5);
-        r.push(0, 0, &[0.0], &[1.0, 1.0], 0, -0.7, 0.8);
-        r.push(0, 1, &[0.0], &[1.0, 1.0], 1, -0.7, -0.2);
+        r.push(0, 0, &[0.0], &[1.0, 1.0], &[], 0, -0.7, 0.5);
+        r.push(0, 1, &[0.0], &[1.0, 1.0], &[], 1, -0.7, -0.5);
+        r.push(0, 0, &[0.0], &[1.0, 1.0], &[], 0, -0.7, 0.8);
+        r.push(0, 1, &[0.0], &[1.0, 1.0], &[], 1, -0.7, -0.2);
         r.reward(0, &[2.0, -2.0, 0.0, 0.0], true);
         assert_eq!(r.steps[0].next, Some(2));
         assert_eq!(r.steps[1].next, Some(3));
@@ -182,8 +200,9 @@ mod tests {
 
     #[test]
     fn open_chains_bootstrap_from_the_seats_current_value() {
-        let mut r = Rollout::new(2, 1, 1);
-        r.push(1, 3, &[0.0], &[1.0], 0, 0.0, 0.25);
+        let mut r = Rollout::new(2, 1, 1, 1);
+        r.push(1, 3, &[0.0], &[1.0], &[0.5], 0, 0.0, 0.25);
+        assert_eq!(r.oracle, vec![0.5]);
         let open = r.open_chains();
         assert_eq!(open, vec![(1, 3, 0)]);
         r.set_bootstrap(0, 1.0);

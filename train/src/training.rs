@@ -2,14 +2,15 @@
 //! by one shared policy (a configurable share of the games puts a past snapshot
 //! in the opponents' seats); rollouts run all games in lockstep over a
 //! [`VecEnv`] with one batched forward pass per step on the inference copy;
-//! autodiff only in the update.
+//! autodiff only in the update. With `critic = "oracle"` the advantages come from
+//! a separate critic that also sees every hidden hand (training only).
 
-use crate::checkpoint::{self, policy_config, RunState};
+use crate::checkpoint::{self, critic_config, policy_config, RunState};
 use crate::config::TrainConfig;
 use crate::eval::{evaluate, EvalOpponent, TrainGame};
-use crate::inference::decide;
+use crate::inference::{critic_values, decide};
 use crate::log::MetricsLog;
-use crate::model::Policy;
+use crate::model::{Critic, Policy};
 use crate::ppo;
 use crate::rollout::Rollout;
 use bones_env::vec_env::episode_seed;
@@ -93,28 +94,36 @@ pub fn train<G: TrainGame>(
     let train_device = device.clone().autodiff();
     train_device.seed(cfg.seed);
     let (ol, na, np) = (game.obs_len(), game.num_actions(), game.num_players());
+    let orl = if cfg.oracle_critic() { game.oracle_len() } else { 0 };
 
     // Model, optimizer and counters: fresh, or from the latest checkpoint.
     let mut model: Policy = policy_config(cfg, ol, na).init(&train_device);
+    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(&train_device));
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let mut state = RunState::default();
     if resume {
         let dir = checkpoint::latest(&ck_root)
             .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
         let (saved, saved_state) = checkpoint::read_meta(&dir)?;
-        if (saved.game.as_str(), saved.hidden, saved.depth) != (cfg.game.as_str(), cfg.hidden, cfg.depth) {
+        let shape = |c: &TrainConfig| (c.game.clone(), c.hidden, c.depth, c.critic.clone());
+        if shape(&saved) != shape(cfg) {
             return Err(TrainError::Resume(format!(
-                "{} was trained as {} with hidden={} depth={}; this config says {} with hidden={} depth={}",
+                "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
                 dir.display(),
                 saved.game,
                 saved.hidden,
                 saved.depth,
+                saved.critic,
                 cfg.game,
                 cfg.hidden,
-                cfg.depth
+                cfg.depth,
+                cfg.critic
             )));
         }
         model = checkpoint::load_model(&dir, ol, na, &train_device)?;
+        if critic.is_some() {
+            critic = Some(checkpoint::load_critic(&dir, ol, orl, &train_device)?);
+        }
         optim = checkpoint::load_optim(&dir, optim)?;
         state = saved_state;
     }
@@ -130,7 +139,7 @@ pub fn train<G: TrainGame>(
         episode_seed(cfg.seed, usize::MAX, state.update),
         cfg.env_threads,
     );
-    let mut rollout = Rollout::new(cfg.num_envs, ol, na);
+    let mut rollout = Rollout::new(cfg.num_envs, ol, na, orl);
     let mut pool: Vec<Policy> = Vec::new();
     let start = Instant::now();
     let start_hands = state.hands;
@@ -145,6 +154,7 @@ pub fn train<G: TrainGame>(
 
         // 1. Rollout: every game steps once per iteration.
         let policy = model.valid();
+        let critic_now = critic.as_ref().map(|c| c.valid());
         let opponent =
             (!pool.is_empty() && cfg.opponent_share > 0.0).then(|| pool[rng.random_range(0..pool.len())].clone());
         let pool_envs =
@@ -172,13 +182,24 @@ pub fn train<G: TrainGame>(
                 let obs: Vec<f32> = rows.iter().flat_map(|&e| envs.obs[e * ol..(e + 1) * ol].iter().copied()).collect();
                 let masks: Vec<f32> =
                     rows.iter().flat_map(|&e| envs.mask[e * na..(e + 1) * na].iter().copied()).collect();
-                let decisions = decide(net, &device, &obs, &masks, na, Some(&mut rng));
+                let mut decisions = decide(net, &device, &obs, &masks, na, Some(&mut rng));
+                let mut oracle = Vec::new();
+                if let (true, Some(c)) = (record, &critic_now) {
+                    oracle = vec![0f32; rows.len() * orl];
+                    for (k, &env) in rows.iter().enumerate() {
+                        game.oracle(envs.state(env), envs.seats[env] as usize, &mut oracle[k * orl..(k + 1) * orl]);
+                    }
+                    for (d, v) in decisions.iter_mut().zip(critic_values(c, &device, &obs, &oracle, ol)) {
+                        d.value = v;
+                    }
+                }
                 for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
                     actions[env] = d.action;
                     if record {
                         let seat = envs.seats[env] as usize;
                         let (o, m) = (&obs[k * ol..(k + 1) * ol], &masks[k * na..(k + 1) * na]);
-                        rollout.push(env, seat, o, m, d.action, d.logp, d.value);
+                        let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
+                        rollout.push(env, seat, o, m, h, d.action, d.logp, d.value);
                     }
                 }
             }
@@ -209,17 +230,29 @@ pub fn train<G: TrainGame>(
             for (k, &(env, seat, _)) in open.iter().enumerate() {
                 envs.state(env).observe(seat, &mut obs[k * ol..(k + 1) * ol]);
             }
-            let masks = vec![1f32; open.len() * na];
-            let values = decide(&policy, &device, &obs, &masks, na, None);
-            for (&(_, _, i), d) in open.iter().zip(&values) {
-                rollout.set_bootstrap(i, d.value);
+            let values: Vec<f32> = match &critic_now {
+                Some(c) => {
+                    let mut oracle = vec![0f32; open.len() * orl];
+                    for (k, &(env, seat, _)) in open.iter().enumerate() {
+                        game.oracle(envs.state(env), seat, &mut oracle[k * orl..(k + 1) * orl]);
+                    }
+                    critic_values(c, &device, &obs, &oracle, ol)
+                }
+                None => {
+                    let masks = vec![1f32; open.len() * na];
+                    decide(&policy, &device, &obs, &masks, na, None).iter().map(|d| d.value).collect()
+                }
+            };
+            for (&(_, _, i), v) in open.iter().zip(values) {
+                rollout.set_bootstrap(i, v);
             }
         }
 
         // 2. Update.
         let (adv, ret) = rollout.advantages(cfg.gamma, cfg.gae_lambda);
-        let (m, stats) = ppo::update(model, &mut optim, &rollout, &adv, &ret, cfg, lr, &train_device, &mut rng);
-        model = m;
+        let (m, c, stats) =
+            ppo::update(model, critic, &mut optim, &rollout, &adv, &ret, cfg, lr, &train_device, &mut rng);
+        (model, critic) = (m, c);
         for (what, v) in
             [("policy_loss", stats.policy_loss), ("value_loss", stats.value_loss), ("entropy", stats.entropy)]
         {
@@ -281,7 +314,8 @@ pub fn train<G: TrainGame>(
         }
         if state.update % cfg.checkpoint_every as u64 == 0 || finished || best {
             let name = format!("update-{:06}", state.update);
-            last_checkpoint = Some(checkpoint::save(&ck_root, &name, &model, &optim, &state, cfg, best)?);
+            last_checkpoint =
+                Some(checkpoint::save(&ck_root, &name, &model, critic.as_ref(), &optim, &state, cfg, best)?);
         }
         progress.update(&state, hands_per_s, decisions_per_s);
     }
@@ -289,7 +323,10 @@ pub fn train<G: TrainGame>(
     let elapsed = start.elapsed().as_secs_f64().max(1e-9);
     let checkpoint = match last_checkpoint {
         Some(c) => c,
-        None => checkpoint::save(&ck_root, &format!("update-{:06}", state.update), &model, &optim, &state, cfg, false)?,
+        None => {
+            let name = format!("update-{:06}", state.update);
+            checkpoint::save(&ck_root, &name, &model, critic.as_ref(), &optim, &state, cfg, false)?
+        }
     };
     Ok(Summary {
         decisions_per_s: (state.decisions - start_decisions) as f64 / elapsed,

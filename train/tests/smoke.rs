@@ -4,7 +4,7 @@
 
 use bones_env::{Doubles, Game, Texas42, Texas42Rules};
 use bones_train::checkpoint;
-use bones_train::eval::{evaluate, EvalOpponent};
+use bones_train::eval::{evaluate, EvalOpponent, ORACLE_LEN};
 use bones_train::log::read_scalars;
 use bones_train::{train, TrainConfig};
 use burn::prelude::Device;
@@ -48,6 +48,39 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
     let resumed = train(game, &more, &out, true, Device::flex(), &mut ()).unwrap();
     assert!(resumed.state.update > summary.state.update);
     assert!(resumed.state.hands >= more.total_hands);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.critic = "oracle".into();
+    cfg.total_hands = 60;
+    let out = tmp("oracle");
+    let game = Texas42::new(Texas42Rules::STANDARD);
+    let summary = train(game, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    let scalars = read_scalars(&out).unwrap();
+    for tag in ["losses/value_loss", "losses/explained_variance", "losses/policy_loss"] {
+        assert!(scalars[tag].iter().all(|(_, v)| v.is_finite()), "{tag}: {:?}", scalars[tag]);
+    }
+    // The checkpoint holds the critic beside the policy, and both load.
+    let dir = checkpoint::latest(&out.join("checkpoints")).unwrap();
+    assert!(dir.join("critic.bpk").is_file());
+    let device = Device::flex();
+    checkpoint::load_critic(&dir, game.obs_len(), ORACLE_LEN, &device).unwrap();
+    let model = checkpoint::load_model(&dir, game.obs_len(), game.num_actions(), &device).unwrap();
+    assert_eq!(evaluate(&game, &model, &device, EvalOpponent::Random, 2, 1).games, 4);
+
+    // Resuming with the other critic is refused; with the same one it continues.
+    let mut public = cfg.clone();
+    public.critic = "public".into();
+    public.total_hands = summary.state.hands + 20;
+    let e = train(game, &public, &out, true, Device::flex(), &mut ()).unwrap_err().to_string();
+    assert!(e.contains("critic=oracle") && e.contains("critic=public"), "{e}");
+    let mut more = cfg.clone();
+    more.total_hands = summary.state.hands + 20;
+    let resumed = train(game, &more, &out, true, Device::flex(), &mut ()).unwrap();
+    assert!(resumed.state.update > summary.state.update);
     let _ = std::fs::remove_dir_all(&out);
 }
 
