@@ -187,21 +187,20 @@ pub fn read_meta(dir: &Path) -> Result<(TrainConfig, RunState), CheckpointError>
 /// Loads the network in `dir` (a checkpoint or a model folder; its shape from `config.toml`) onto `device`.
 pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
     let cfg = read_config(dir)?;
-    let path = dir.join("model.bpk");
-    policy_config(&cfg, obs_len, num_actions)
-        .init(device)
-        .try_load_file(&path)
+    load_weights(policy_config(&cfg, obs_len, num_actions).init(device), &dir.join("model.bpk"))
+}
+
+/// Loads the weights in `path` into a freshly initialised `module`.
+fn load_weights<M: Module>(module: M, path: &Path) -> Result<M, CheckpointError> {
+    module
+        .try_load_file(path)
         .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
 }
 
 /// Loads the oracle critic of the checkpoint in `dir` onto `device`.
 pub fn load_critic(dir: &Path, obs_len: usize, oracle_len: usize, device: &Device) -> Result<Critic, CheckpointError> {
     let cfg = read_config(dir)?;
-    let path = dir.join("critic.bpk");
-    critic_config(&cfg, obs_len, oracle_len)
-        .init(device)
-        .try_load_file(&path)
-        .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
+    load_weights(critic_config(&cfg, obs_len, oracle_len).init(device), &dir.join("critic.bpk"))
 }
 
 /// Loads a checkpoint's optimizer state into `optim`.

@@ -36,12 +36,7 @@ pub const ILLEGAL_LOGIT: f32 = -1.0e9;
 impl PolicyConfig {
     /// A freshly initialised network on `device`.
     pub fn init(&self, device: &Device) -> Policy {
-        let mut trunk = Vec::with_capacity(self.depth);
-        let mut width = self.obs_len;
-        for _ in 0..self.depth {
-            trunk.push(LinearConfig::new(width, self.hidden).init(device));
-            width = self.hidden;
-        }
+        let (trunk, width) = hidden_layers(self.obs_len, self.hidden, self.depth, device);
         Policy {
             trunk,
             policy: LinearConfig::new(width, self.num_actions).init(device),
@@ -50,15 +45,28 @@ impl PolicyConfig {
     }
 }
 
+/// `depth` linear layers from `input` to `hidden` wide, and the width they end at.
+fn hidden_layers(input: usize, hidden: usize, depth: usize, device: &Device) -> (Vec<Linear>, usize) {
+    let mut layers = Vec::with_capacity(depth);
+    let mut width = input;
+    for _ in 0..depth {
+        layers.push(LinearConfig::new(width, hidden).init(device));
+        width = hidden;
+    }
+    (layers, width)
+}
+
+/// ReLU after each layer.
+fn relu_stack(layers: &[Linear], input: Tensor<2>) -> Tensor<2> {
+    layers.iter().fold(input, |x, layer| relu(layer.forward(x)))
+}
+
 impl Policy {
     /// Raw logits and values.
     ///
     /// `obs`: [batch, obs_len] → (`logits` [batch, num_actions], `value` [batch, 1]).
     pub fn forward(&self, obs: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
-        let mut x = obs;
-        for layer in &self.trunk {
-            x = relu(layer.forward(x));
-        }
+        let x = relu_stack(&self.trunk, obs);
         (self.policy.forward(x.clone()), self.value.forward(x))
     }
 
@@ -95,12 +103,7 @@ pub struct Critic {
 impl CriticConfig {
     /// A freshly initialised critic on `device`.
     pub fn init(&self, device: &Device) -> Critic {
-        let mut layers = Vec::with_capacity(self.depth);
-        let mut width = self.input;
-        for _ in 0..self.depth {
-            layers.push(LinearConfig::new(width, self.hidden).init(device));
-            width = self.hidden;
-        }
+        let (layers, width) = hidden_layers(self.input, self.hidden, self.depth, device);
         Critic { layers, value: LinearConfig::new(width, 1).init(device) }
     }
 }
@@ -110,10 +113,6 @@ impl Critic {
     ///
     /// `input`: [batch, obs_len + oracle_len] → `value` [batch, 1].
     pub fn forward(&self, input: Tensor<2>) -> Tensor<2> {
-        let mut x = input;
-        for layer in &self.layers {
-            x = relu(layer.forward(x));
-        }
-        self.value.forward(x)
+        self.value.forward(relu_stack(&self.layers, input))
     }
 }
