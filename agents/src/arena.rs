@@ -31,6 +31,7 @@ use std::time::Instant;
 
 use crate::agent::{Agent, AgentRng, AgentSpec, SpecError, SpecGame, ViewState};
 use bones_env::doubles::action_name as doubles_action_name;
+use bones_env::texas42::{bid_value, team, Outcome};
 use bones_env::{Doubles, DoublesState, Episode, Game, GameState, Texas42, Texas42State};
 use rand::SeedableRng;
 
@@ -64,6 +65,35 @@ pub struct Estimate {
     pub lo: f64,
     /// Upper bound.
     pub hi: f64,
+}
+
+/// Texas 42 contracts of one side: how often it won the auction and how it fared.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Contracts {
+    /// Hands this side declared (hands thrown in are not counted).
+    pub declared: u64,
+    /// Of those, contracts made.
+    pub made: u64,
+    /// Sum of the winning bids in points (a mark is 42).
+    pub bid_points: u64,
+}
+
+impl Contracts {
+    /// Share of its contracts the side made (NaN when it declared none).
+    pub fn made_rate(&self) -> f64 {
+        self.made as f64 / self.declared as f64
+    }
+
+    /// Mean winning bid in points (NaN when it declared none).
+    pub fn mean_bid(&self) -> f64 {
+        self.bid_points as f64 / self.declared as f64
+    }
+
+    fn add(&mut self, other: &Contracts) {
+        self.declared += other.declared;
+        self.made += other.made;
+        self.bid_points += other.bid_points;
+    }
 }
 
 /// The result of an evaluation of A against B.
@@ -100,6 +130,8 @@ pub struct EvalReport {
     pub points_per_hand: Option<Estimate>,
     /// Doubles: A's round score minus the B seats' mean, per round.
     pub points_per_round: Option<Estimate>,
+    /// Texas 42: the contracts A's team and B's team declared.
+    pub contracts: Option<[Contracts; 2]>,
     /// Elo difference A - B from the win rate (`None` when it is 0 or 1).
     pub elo: Option<f64>,
     /// Decisions taken by A and by B.
@@ -239,6 +271,8 @@ struct Group {
     diff: f64,
     /// Texas 42: points difference.
     points: f64,
+    /// Texas 42: contracts declared by A's team and B's team.
+    contracts: [Contracts; 2],
     decisions: [u64; 2],
     nanos: [u64; 2],
 }
@@ -345,6 +379,9 @@ fn summarise(
         total.hands += g.hands;
         total.wins += g.wins;
         total.trials += g.trials;
+        for side in 0..2 {
+            total.contracts[side].add(&g.contracts[side]);
+        }
         for i in 0..2 {
             total.decisions[i] += g.decisions[i];
             total.nanos[i] += g.nanos[i];
@@ -378,6 +415,7 @@ fn summarise(
         marks_per_hand,
         points_per_hand,
         points_per_round,
+        contracts: (game == "texas42").then_some(total.contracts),
         elo: elo_vs_field(win_rate, sides),
         decisions: total.decisions,
         agent_seconds: total.nanos.map(|x| x as f64 * 1e-9),
@@ -425,6 +463,12 @@ pub fn eval_texas42(
                     let marks = award[a_team] as f64 - award[1 - a_team] as f64;
                     g.diff += marks;
                     g.points += h.points[a_team] as f64 - h.points[1 - a_team] as f64;
+                    if let Some(Outcome::Settled { made }) = h.outcome {
+                        let c = &mut g.contracts[usize::from(team(h.bidder) != a_team)];
+                        c.declared += 1;
+                        c.made += u64::from(made);
+                        c.bid_points += u64::from(bid_value(h.high_bid as usize));
+                    }
                     g.hands += 1;
                     if episode == Episode::Hand {
                         g.trials += 1;

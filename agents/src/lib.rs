@@ -17,4 +17,4 @@ pub use agent::{
     register_model_loaders, Agent, AgentRng, AgentSpec, DoublesView, ModelLoader, SeatView, SpecError, Texas42View,
     ViewState,
 };
-pub use arena::{eval_doubles, eval_texas42, Amount, EvalOptions, EvalReport};
+pub use arena::{eval_doubles, eval_texas42, Amount, Contracts, EvalOptions, EvalReport};

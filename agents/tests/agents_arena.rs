@@ -237,6 +237,25 @@ fn heuristic_beats_random_at_texas42() {
 }
 
 #[test]
+fn contracts_count_each_sides_auctions_and_mirror_on_duplicate_deals() {
+    let game = Texas42::new(Texas42Rules::STANDARD);
+    let (h, r) = (spec("heuristic"), spec("random"));
+    let opts = EvalOptions { amount: Amount::Hands(200), seed: 4, threads: 2 };
+    // The same agent on both sides: each deal's seatings mirror each other.
+    let same = eval_texas42(&game, [&h, &h], &opts, &none).unwrap();
+    let [a, b] = same.contracts.unwrap();
+    assert_eq!(a, b);
+    // Standard rules force a bid, so every hand has exactly one declaring side.
+    assert_eq!(a.declared + b.declared, same.hands);
+    assert!(a.made <= a.declared && (30.0..=42.0 * 7.0).contains(&a.mean_bid()), "{a:?}");
+    // Against random (whose mark bids are reckless) the heuristic makes far more of its contracts.
+    let rep = eval_texas42(&game, [&h, &r], &opts, &none).unwrap();
+    let [a, b] = rep.contracts.unwrap();
+    assert_eq!(a.declared + b.declared, rep.hands);
+    assert!(a.made_rate() > b.made_rate() + 0.2, "heuristic {a:?} vs random {b:?}");
+}
+
+#[test]
 fn heuristic_and_highest_beat_random_at_doubles() {
     let game = Doubles::new(DoublesRules::default());
     let r = spec("random");

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 use bones_agents::agent::VALID_SPECS;
-use bones_agents::arena::{self, Amount, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::arena::{self, Amount, Contracts, Estimate, EvalOptions, EvalReport, Ladder};
 use bones_agents::AgentSpec;
 use bones_env::rules::{parse_rules_arg, DoublesRules};
 use bones_env::{Doubles, Texas42, Texas42Rules};
@@ -24,8 +24,9 @@ pub enum EvalGame {
 #[command(after_help = format!(
     "Agent specs: {VALID_SPECS}.\n\n\
      --json prints one object: agents, games, hands, win_rate, win_ci, marks_per_hand, marks_ci, \
-     points_per_hand, points_ci, elo (Texas 42; A minus B per hand); for Doubles points_per_round and \
-     points_ci (A's round score minus the other seats' mean) replace the marks and points keys. \
+     points_per_hand, points_ci, elo (Texas 42; A minus B per hand), and contracts (a and b: hands each \
+     team declared, made, made_rate, mean_bid); for Doubles points_per_round and points_ci (A's round \
+     score minus the other seats' mean) replace the marks, points and contracts keys. \
      Intervals are 95%; elo is null when the win rate is 0 or 1."
 ))]
 pub struct EvalArgs {
@@ -229,6 +230,10 @@ fn report_json(r: &EvalReport, seed: u64) -> Value {
         obj.insert("points_per_round".into(), num(p.mean));
         obj.insert("points_ci".into(), ci(p));
     }
+    if let Some(c) = &r.contracts {
+        let side = |c: &Contracts| json!({"declared": c.declared, "made": c.made, "made_rate": num(c.made_rate()), "mean_bid": num(c.mean_bid())});
+        obj.insert("contracts".into(), json!({"a": side(&c[0]), "b": side(&c[1])}));
+    }
     obj.insert("elo".into(), r.elo.map_or(Value::Null, |e| num((e * 10.0).round() / 10.0)));
     obj.insert("decisions".into(), json!(r.decisions));
     v
@@ -267,6 +272,17 @@ fn print_report(r: &EvalReport, seed: u64) {
     }
     if let Some(p) = &r.points_per_round {
         println!("points/round A-B  {}", fmt_est(p));
+    }
+    if let Some(c) = &r.contracts {
+        for (who, c) in ["A", "B"].iter().zip(c) {
+            println!(
+                "{who} declared        {} of {} hands, made {:.3}, mean bid {:.1}",
+                c.declared,
+                r.hands,
+                c.made_rate(),
+                c.mean_bid()
+            );
+        }
     }
     match r.elo {
         Some(e) => println!("Elo A-B           {e:+.0}"),
