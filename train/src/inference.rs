@@ -49,21 +49,14 @@ pub fn decide(
         .collect()
 }
 
-/// The oracle critic's values for a batch: `obs` rows of `obs_len` floats and
-/// `oracle` rows of `oracle_len` floats, row for row.
-pub fn critic_values(critic: &Critic, device: &Device, obs: &[f32], oracle: &[f32], obs_len: usize) -> Vec<f32> {
-    let rows = obs.len() / obs_len.max(1);
+/// The oracle critic's values for a batch of `rows`: `obs` and `hidden` hold
+/// `rows` rows each, row for row.
+pub fn critic_values(critic: &Critic, device: &Device, obs: &[f32], hidden: &[f32], rows: usize) -> Vec<f32> {
     if rows == 0 {
         return Vec::new();
     }
-    let oracle_len = oracle.len() / rows;
-    let mut input = Vec::with_capacity(rows * (obs_len + oracle_len));
-    for r in 0..rows {
-        input.extend_from_slice(&obs[r * obs_len..(r + 1) * obs_len]);
-        input.extend_from_slice(&oracle[r * oracle_len..(r + 1) * oracle_len]);
-    }
-    let x = Tensor::<2>::from_data(TensorData::new(input, [rows, obs_len + oracle_len]), device);
-    critic.forward(x).into_data().try_to_vec::<f32>().expect("f32 values")
+    let matrix = |v: &[f32]| Tensor::<2>::from_data(TensorData::new(v.to_vec(), [rows, v.len() / rows]), device);
+    critic.forward(matrix(obs), matrix(hidden)).into_data().try_to_vec::<f32>().expect("f32 values")
 }
 
 /// Masked softmax over `logits`; samples with `rng` or takes the argmax.

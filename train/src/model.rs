@@ -83,7 +83,7 @@ impl Policy {
 /// Shape of the oracle critic.
 #[derive(Config, Debug, PartialEq)]
 pub struct CriticConfig {
-    /// Input length: the observation followed by the hidden information.
+    /// Input length: the observation's plus the hidden information's.
     pub input: usize,
     /// Width of each hidden layer.
     #[config(default = 256)]
@@ -111,8 +111,8 @@ impl CriticConfig {
 impl Critic {
     /// Values.
     ///
-    /// `input`: [batch, obs_len + oracle_len] → `value` [batch, 1].
-    pub fn forward(&self, input: Tensor<2>) -> Tensor<2> {
-        self.value.forward(relu_stack(&self.layers, input))
+    /// `obs`: [batch, obs_len], `hidden`: [batch, oracle_len] → `value` [batch, 1].
+    pub fn forward(&self, obs: Tensor<2>, hidden: Tensor<2>) -> Tensor<2> {
+        self.value.forward(relu_stack(&self.layers, Tensor::cat(vec![obs, hidden], 1)))
     }
 }

@@ -95,11 +95,11 @@ fn explained_variance(values: &[f32], returns: &[f32]) -> f32 {
     }
 }
 
-/// Half the mean squared error of `value` against `ret`; clipped around the
-/// rollout's values `old_v` when `clip` is set.
-fn value_loss(value: Tensor<2>, ret: Tensor<2>, old_v: Tensor<2>, clip: Option<f32>) -> Tensor<1> {
+/// Half the mean squared error of `value` against `ret`; with `clip = (old_v,
+/// c)` the clipped form around the rollout's values `old_v`.
+fn value_loss(value: Tensor<2>, ret: Tensor<2>, clip: Option<(Tensor<2>, f32)>) -> Tensor<1> {
     match clip {
-        Some(c) => {
+        Some((old_v, c)) => {
             let unclipped = (value.clone() - ret.clone()).powi_scalar(2);
             let clipped = old_v.clone() + (value - old_v).clamp(-c, c);
             let clipped = (clipped - ret).powi_scalar(2);
@@ -140,7 +140,7 @@ pub fn update(
             let b = mb.len();
             let mut obs = Vec::with_capacity(b * ol);
             let mut legal = Vec::with_capacity(b * na);
-            let mut critic_in = Vec::with_capacity(if critic.is_some() { b * (ol + orl) } else { 0 });
+            let mut hidden = Vec::with_capacity(b * orl);
             let (mut act, mut old_logp, mut adv, mut ret, mut old_v) = (
                 Vec::with_capacity(b),
                 Vec::with_capacity(b),
@@ -151,10 +151,7 @@ pub fn update(
             for &i in mb {
                 obs.extend_from_slice(&rollout.obs[i * ol..(i + 1) * ol]);
                 legal.extend(rollout.masks[i * na..(i + 1) * na].iter().map(|m| *m > 0.5));
-                if critic.is_some() {
-                    critic_in.extend_from_slice(&rollout.obs[i * ol..(i + 1) * ol]);
-                    critic_in.extend_from_slice(&rollout.oracle[i * orl..(i + 1) * orl]);
-                }
+                hidden.extend_from_slice(&rollout.oracle[i * orl..(i + 1) * orl]);
                 let t = &rollout.steps[i];
                 act.push(t.action as i64);
                 old_logp.push(t.logp);
@@ -177,7 +174,7 @@ pub fn update(
 
             let critic_value = critic
                 .as_ref()
-                .map(|c| c.forward(Tensor::<2>::from_data(TensorData::new(critic_in, [b, ol + orl]), device)));
+                .map(|c| c.forward(obs.clone(), Tensor::<2>::from_data(TensorData::new(hidden, [b, orl]), device)));
             let (logp_all, value) = model.masked(obs, legal);
             let logp = logp_all.clone().gather(1, act);
             let logratio = logp - old_logp;
@@ -191,11 +188,11 @@ pub fn update(
             let pg1 = adv.clone().neg() * ratio.clone();
             let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
             let pg_loss = pg1.max_pair(pg2).mean();
-            let clip = cfg.clip_vloss.then_some(cfg.clip_coef);
+            let clip = cfg.clip_vloss.then_some((old_v, cfg.clip_coef));
             // The loss of the critic giving the advantages, plus (oracle) the policy's own head.
             let (v_loss, head_loss) = match critic_value {
-                Some(cv) => (value_loss(cv, ret.clone(), old_v, clip), Some(value_loss(value, ret.clone(), ret, None))),
-                None => (value_loss(value, ret, old_v, clip), None),
+                Some(cv) => (value_loss(cv, ret.clone(), clip), Some(value_loss(value, ret, None))),
+                None => (value_loss(value, ret, clip), None),
             };
             let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
             let mut loss = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;

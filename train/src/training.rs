@@ -79,6 +79,20 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io { path: path.display().to_string(), source }
 }
 
+/// The oracle critic's input for each `(env, seat)`: `orl` floats per row.
+fn hidden_hands<G: TrainGame>(
+    game: &G,
+    envs: &VecEnv<G>,
+    seats: impl ExactSizeIterator<Item = (usize, usize)>,
+    orl: usize,
+) -> Vec<f32> {
+    let mut out = vec![0f32; seats.len() * orl];
+    for ((env, seat), row) in seats.zip(out.chunks_mut(orl.max(1))) {
+        game.oracle(envs.state(env), seat, row);
+    }
+    out
+}
+
 /// Runs (or resumes) a training run of `game` into `out`.
 pub fn train<G: TrainGame>(
     game: G,
@@ -184,12 +198,9 @@ pub fn train<G: TrainGame>(
                     rows.iter().flat_map(|&e| envs.mask[e * na..(e + 1) * na].iter().copied()).collect();
                 let mut decisions = decide(net, &device, &obs, &masks, na, Some(&mut rng));
                 let mut oracle = Vec::new();
-                if let (true, Some(c)) = (record, &critic_now) {
-                    oracle = vec![0f32; rows.len() * orl];
-                    for (k, &env) in rows.iter().enumerate() {
-                        game.oracle(envs.state(env), envs.seats[env] as usize, &mut oracle[k * orl..(k + 1) * orl]);
-                    }
-                    for (d, v) in decisions.iter_mut().zip(critic_values(c, &device, &obs, &oracle, ol)) {
+                if let Some(c) = critic_now.as_ref().filter(|_| record) {
+                    oracle = hidden_hands(&game, &envs, rows.iter().map(|&e| (e, envs.seats[e] as usize)), orl);
+                    for (d, v) in decisions.iter_mut().zip(critic_values(c, &device, &obs, &oracle, rows.len())) {
                         d.value = v;
                     }
                 }
@@ -232,11 +243,8 @@ pub fn train<G: TrainGame>(
             }
             let values: Vec<f32> = match &critic_now {
                 Some(c) => {
-                    let mut oracle = vec![0f32; open.len() * orl];
-                    for (k, &(env, seat, _)) in open.iter().enumerate() {
-                        game.oracle(envs.state(env), seat, &mut oracle[k * orl..(k + 1) * orl]);
-                    }
-                    critic_values(c, &device, &obs, &oracle, ol)
+                    let oracle = hidden_hands(&game, &envs, open.iter().map(|&(env, seat, _)| (env, seat)), orl);
+                    critic_values(c, &device, &obs, &oracle, open.len())
                 }
                 None => {
                     let masks = vec![1f32; open.len() * na];
