@@ -75,7 +75,8 @@ pub struct TrainConfig {
     /// Stop an update's epochs early once approx KL exceeds this (0: never).
     pub target_kl: f32,
     /// Texas 42 hand reward: `marks`, `points` or `marks+points` (marks plus point
-    /// difference / 42, denser for learning play); evaluation always counts marks.
+    /// difference / 42: denser, but it also pays the bidder for the points of a
+    /// contract it fails, which teaches overbidding); evaluation always counts marks.
     /// Doubles ignores it.
     pub reward: String,
     /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
