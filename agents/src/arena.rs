@@ -379,10 +379,8 @@ fn summarise(
         total.hands += g.hands;
         total.wins += g.wins;
         total.trials += g.trials;
-        for side in 0..2 {
-            total.contracts[side].add(&g.contracts[side]);
-        }
         for i in 0..2 {
+            total.contracts[i].add(&g.contracts[i]);
             total.decisions[i] += g.decisions[i];
             total.nanos[i] += g.nanos[i];
         }
