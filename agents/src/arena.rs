@@ -29,10 +29,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::agent::{Agent, AgentRng, AgentSpec, SpecError, SpecGame, ViewState};
-use bones_env::doubles::action_name as doubles_action_name;
-use bones_env::texas42::{bid_value, team, Outcome};
-use bones_env::{Doubles, DoublesState, Episode, Game, GameState, Texas42, Texas42State};
+use crate::agent::{Agent, AgentRng};
+use crate::factory::{AgentFactory, ViewOf};
+use crate::spec::{AgentSpec, SpecError};
+use bones_env::{DealOutcome, Episode, Game, GameState};
 use rand::SeedableRng;
 
 /// How much to play.
@@ -273,6 +273,8 @@ struct Group {
     points: f64,
     /// Texas 42: contracts declared by A's team and B's team.
     contracts: [Contracts; 2],
+    /// The deals reported points taken in play (Texas 42).
+    trick_points: bool,
     decisions: [u64; 2],
     nanos: [u64; 2],
 }
@@ -283,18 +285,21 @@ type Pair<V> = [Box<dyn Agent<V>>; 2];
 /// Plays one duplicate group with a thread's agents.
 type PlayGroup<'a, V> = dyn Fn(u64, &mut Pair<V>) -> Result<Group, ArenaError> + Sync + 'a;
 
-/// Runs `groups` duplicate groups over `threads` threads; `play(i, a, b)` plays
+/// Builds agent A (`0`) or B (`1`) for one worker thread.
+pub type MakeAgent<'a, V> = dyn Fn(usize) -> Result<Box<dyn Agent<V>>, SpecError> + Sync + 'a;
+
+/// Runs `groups` duplicate groups over `threads` threads; `play(i, agents)` plays
 /// group `i` with this thread's agents. Results come back in group order.
-fn run_pool<V: SpecGame>(
-    specs: [&AgentSpec; 2],
+fn run_pool<V>(
+    make: &MakeAgent<V>,
     groups: u64,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     play: &PlayGroup<V>,
 ) -> Result<Vec<Group>, ArenaError> {
     // Build once here so that a bad spec fails before any thread starts.
-    V::agent(specs[0])?;
-    V::agent(specs[1])?;
+    make(0)?;
+    make(1)?;
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Group>>> = Mutex::new(vec![None; groups as usize]);
     let failure: Mutex<Option<ArenaError>> = Mutex::new(None);
@@ -302,7 +307,7 @@ fn run_pool<V: SpecGame>(
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut agents = match (V::agent(specs[0]), V::agent(specs[1])) {
+                let mut agents = match (make(0), make(1)) {
                     (Ok(a), Ok(b)) => [a, b],
                     (Err(e), _) | (_, Err(e)) => {
                         failure.lock().expect("lock").get_or_insert(e.into());
@@ -337,37 +342,31 @@ fn run_pool<V: SpecGame>(
     Ok(results.into_inner().expect("lock").into_iter().map(|g| g.expect("every group played")).collect())
 }
 
-/// Times one decision and checks it is legal.
-#[allow(clippy::too_many_arguments)]
-fn decide<S: ViewState>(
-    state: &mut S,
-    seat: usize,
-    who: usize,
-    agents: &mut [Box<dyn Agent<S::View>>; 2],
-    rng: &mut AgentRng,
-    g: &mut Group,
-    specs: [&AgentSpec; 2],
-    name: &dyn Fn(usize) -> String,
-    deal_seed: u64,
-) -> Result<(), ArenaError> {
-    let view = state.view(seat);
-    let t0 = Instant::now();
-    let a = agents[who].act(&view, rng);
-    g.nanos[who] += t0.elapsed().as_nanos() as u64;
-    g.decisions[who] += 1;
-    state.apply(a).map_err(|e| ArenaError::Illegal {
-        agent: specs[who].to_string(),
-        seat,
-        action: name(a),
-        legal: e.legal.iter().map(name).collect(),
-        deal_seed,
-    })
+/// Adds one finished deal, seen from A's side `a`, to the group.
+fn count_deal(g: &mut Group, d: &DealOutcome, a: usize, sides: usize, episode: Episode) {
+    let others: f64 = (0..sides).filter(|&s| s != a).map(|s| d.score[s]).sum();
+    g.diff += d.score[a] - others / (sides - 1) as f64;
+    if let Some(p) = d.points {
+        let others: f64 = (0..sides).filter(|&s| s != a).map(|s| p[s]).sum();
+        g.points += p[a] - others / (sides - 1) as f64;
+        g.trick_points = true;
+    }
+    if let Some(c) = d.contract {
+        let counts = &mut g.contracts[usize::from(c.side != a)];
+        counts.declared += 1;
+        counts.made += u64::from(c.made);
+        counts.bid_points += u64::from(c.bid_points);
+    }
+    g.hands += 1;
+    if episode == Episode::Hand {
+        g.trials += 1;
+        g.wins += d.win[a];
+    }
 }
 
-/// `sides`: the number of sides competing (Texas 42: 2 teams; Doubles: the players).
 fn summarise(
     game: &'static str,
-    specs: [&AgentSpec; 2],
+    names: [String; 2],
     players: usize,
     sides: usize,
     amount: Amount,
@@ -379,6 +378,7 @@ fn summarise(
         total.hands += g.hands;
         total.wins += g.wins;
         total.trials += g.trials;
+        total.trick_points |= g.trick_points;
         for i in 0..2 {
             total.contracts[i].add(&g.contracts[i]);
             total.decisions[i] += g.decisions[i];
@@ -389,14 +389,14 @@ fn summarise(
     let win_rate = if n > 0.0 { total.wins / n } else { f64::NAN };
     let diff: Vec<(f64, f64)> = groups.iter().map(|g| (g.diff, g.hands as f64)).collect();
     let points: Vec<(f64, f64)> = groups.iter().map(|g| (g.points, g.hands as f64)).collect();
-    let (marks_per_hand, points_per_hand, points_per_round) = if game == "texas42" {
+    let (marks_per_hand, points_per_hand, points_per_round) = if total.trick_points {
         (Some(ratio_ci(&diff, Z95)), Some(ratio_ci(&points, Z95)), None)
     } else {
         (None, None, Some(ratio_ci(&diff, Z95)))
     };
     EvalReport {
         game,
-        agents: [specs[0].to_string(), specs[1].to_string()],
+        agents: names,
         players,
         sides,
         deals: groups.len() as u64,
@@ -413,7 +413,7 @@ fn summarise(
         marks_per_hand,
         points_per_hand,
         points_per_round,
-        contracts: (game == "texas42").then_some(total.contracts),
+        contracts: total.trick_points.then_some(total.contracts),
         elo: elo_vs_field(win_rate, sides),
         decisions: total.decisions,
         agent_seconds: total.nanos.map(|x| x as f64 * 1e-9),
@@ -431,119 +431,68 @@ fn group_count(amount: Amount, seatings: u64) -> Result<(u64, Episode), ArenaErr
     Ok((n.div_ceil(seatings), ep))
 }
 
-// ---------------------------------------------------------------------------
-// Texas 42
-
-/// Evaluates A (`specs[0]`) against B on Texas 42 duplicate deals. `progress` is
-/// called with the number of games (or hands) finished after each deal.
-pub fn eval_texas42(
-    game: &Texas42,
+/// Evaluates A (`specs[0]`) against B (`specs[1]`) on duplicate deals of `game`:
+/// every deal is played once with A on each side (a team in Texas 42, a seat in
+/// Doubles) and B on every other. `progress` is called with the number of
+/// games (or hands) finished after each deal.
+pub fn evaluate<G: Game>(
+    game: &G,
     specs: [&AgentSpec; 2],
+    factory: &AgentFactory,
     opts: &EvalOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<EvalReport, ArenaError> {
-    let (groups, episode) = group_count(opts.amount, 2)?;
-    let name = |a: usize| game.action_name(a).to_string();
-    let play = |i: u64, agents: &mut [Box<dyn Agent<_>>; 2]| -> Result<Group, ArenaError> {
-        let seed = deal_seed(opts.seed, i);
-        let mut g = Group::default();
-        for a_team in 0..2usize {
-            let mut rng = agent_rng(seed, a_team);
-            let mut st: Texas42State = game.new_state(seed, episode);
-            let mut seen = 0;
-            while let Some(seat) = st.current_seat() {
-                let who = usize::from(seat % 2 != a_team);
-                decide(&mut st, seat, who, agents, &mut rng, &mut g, specs, &name, seed)?;
-                if st.hands_played() > seen {
-                    seen = st.hands_played();
-                    let h = st.previous_hand().unwrap_or(st.hand());
-                    let award = h.award();
-                    let marks = award[a_team] as f64 - award[1 - a_team] as f64;
-                    g.diff += marks;
-                    g.points += h.points[a_team] as f64 - h.points[1 - a_team] as f64;
-                    if let Some(Outcome::Settled { made }) = h.outcome {
-                        let c = &mut g.contracts[usize::from(team(h.bidder) != a_team)];
-                        c.declared += 1;
-                        c.made += u64::from(made);
-                        c.bid_points += u64::from(bid_value(h.high_bid as usize));
-                    }
-                    g.hands += 1;
-                    if episode == Episode::Hand {
-                        g.trials += 1;
-                        g.wins += if marks > 0.0 {
-                            1.0
-                        } else if marks == 0.0 {
-                            0.5
-                        } else {
-                            0.0
-                        };
-                    }
-                }
-            }
-            if episode == Episode::Game {
-                g.games += 1;
-                g.trials += 1;
-                if st.winner() == Some(a_team as u8) {
-                    g.wins += 1.0;
-                }
-            }
-        }
-        Ok(g)
-    };
-    let results = run_pool(specs, groups, opts.threads, progress, &play)?;
-    Ok(summarise("texas42", specs, 4, 2, opts.amount, &results))
+    let make = |who: usize| factory.build(specs[who], game);
+    evaluate_with(game, [specs[0].to_string(), specs[1].to_string()], &make, opts, progress)
 }
 
-// ---------------------------------------------------------------------------
-// Doubles
-
-/// Evaluates A (`specs[0]`, one seat) against B (every other seat) on Doubles
-/// deals, each played once per seat for A.
-pub fn eval_doubles(
-    game: &Doubles,
-    specs: [&AgentSpec; 2],
+/// [`evaluate`] with agents built by `make` (A is `make(0)`, B `make(1)`, once
+/// per worker thread) and reported under `names`.
+pub fn evaluate_with<G: Game>(
+    game: &G,
+    names: [String; 2],
+    make: &MakeAgent<ViewOf<G>>,
     opts: &EvalOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<EvalReport, ArenaError> {
-    let n = game.num_players();
-    let (groups, episode) = group_count(opts.amount, n as u64)?;
-    let name = |a: usize| doubles_action_name(a).to_string();
-    let play = |i: u64, agents: &mut [Box<dyn Agent<_>>; 2]| -> Result<Group, ArenaError> {
+    let sides = game.num_sides();
+    let (groups, episode) = group_count(opts.amount, sides as u64)?;
+    let play = |i: u64, agents: &mut Pair<ViewOf<G>>| -> Result<Group, ArenaError> {
         let seed = deal_seed(opts.seed, i);
         let mut g = Group::default();
-        for a_seat in 0..n {
-            let mut rng = agent_rng(seed, a_seat);
-            let mut st: DoublesState = game.new_state(seed, episode);
-            let mut seen = 0;
+        for a_side in 0..sides {
+            let mut rng = agent_rng(seed, a_side);
+            let mut st = game.new_state(seed, episode);
             while let Some(seat) = st.current_seat() {
-                let who = usize::from(seat != a_seat);
-                decide(&mut st, seat, who, agents, &mut rng, &mut g, specs, &name, seed)?;
-                if st.rounds_played() > seen {
-                    seen = st.rounds_played();
-                    let r = st.previous_round().unwrap_or(st.round());
-                    let others: u32 = (0..n).filter(|&s| s != a_seat).map(|s| r.scores[s]).sum();
-                    g.diff += r.scores[a_seat] as f64 - others as f64 / (n - 1) as f64;
-                    g.hands += 1;
-                    if episode == Episode::Hand {
-                        g.trials += 1;
-                        if r.winner == Some(a_seat as u8) {
-                            g.wins += 1.0;
-                        }
-                    }
+                let who = usize::from(game.team_of(seat) != a_side);
+                let view = st.view(seat);
+                let t0 = Instant::now();
+                let a = agents[who].act(&view, &mut rng);
+                g.nanos[who] += t0.elapsed().as_nanos() as u64;
+                g.decisions[who] += 1;
+                st.apply(a).map_err(|e| ArenaError::Illegal {
+                    agent: names[who].clone(),
+                    seat,
+                    action: game.action_name(a).to_string(),
+                    legal: e.legal.iter().map(|l| game.action_name(l).to_string()).collect(),
+                    deal_seed: seed,
+                })?;
+                if let Some(d) = st.finished_deal() {
+                    count_deal(&mut g, &d, a_side, sides, episode);
                 }
             }
             if episode == Episode::Game {
                 g.games += 1;
                 g.trials += 1;
-                if st.game_winner() == Some(a_seat as u8) {
+                if st.winning_side() == Some(a_side) {
                     g.wins += 1.0;
                 }
             }
         }
         Ok(g)
     };
-    let results = run_pool(specs, groups, opts.threads, progress, &play)?;
-    Ok(summarise("doubles", specs, n, n, opts.amount, &results))
+    let results = run_pool(make, groups, opts.threads, progress, &play)?;
+    Ok(summarise(game.name(), names.clone(), game.num_players(), sides, opts.amount, &results))
 }
 
 // ---------------------------------------------------------------------------

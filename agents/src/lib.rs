@@ -1,20 +1,28 @@
-//! Agents for Bones (to come: random, heuristic, PIMC, arena).
+//! Agents for Bones and the arena that measures them.
 //!
-//! - [`solver`]: exact open-hand (double-dummy) solver for the Texas 42 play phase.
-//! - [`pimc`]: perfect-information Monte Carlo search over sampled worlds (`pimc[:worlds=N]`).
+//! - [`agent`]: the [`Agent`] trait (an agent acts from one seat's view only).
+//! - [`spec`]: agent specs (`random`, `heuristic`, `highest`, `pimc[:worlds=N]`, `model:PATH`).
+//! - [`factory`]: builds the agent of a spec for any game; trained policies come
+//!   from a [`PolicyLoader`] the caller passes in.
+//! - [`random`], [`heuristic`]: baselines; [`solver`]: the exact open-hand solver
+//!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
+//!   over sampled worlds.
+//! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`).
 
-pub mod solver;
-
-pub use solver::Solver;
+#![warn(missing_docs)]
 
 pub mod agent;
 pub mod arena;
+pub mod factory;
 pub mod heuristic;
 pub mod pimc;
 pub mod random;
+pub mod solver;
+pub mod spec;
 
-pub use agent::{
-    register_model_loaders, Agent, AgentRng, AgentSpec, DoublesView, ModelLoader, SeatView, SpecError, Texas42View,
-    ViewState,
-};
-pub use arena::{eval_doubles, eval_texas42, Amount, Contracts, EvalOptions, EvalReport};
+pub use agent::{Agent, AgentRng};
+pub use arena::{evaluate, evaluate_with, Amount, Contracts, EvalOptions, EvalReport};
+pub use bones_env::{DoublesView, SeatView, Texas42View};
+pub use factory::{AgentFactory, ObservingAgent, Policy, PolicyLoader, ViewOf};
+pub use solver::Solver;
+pub use spec::{AgentSpec, SpecError};

@@ -8,7 +8,7 @@
 //! Two questions are answered:
 //!
 //! - **Points** ([`Solver::value`], [`Solver::solve_actions`],
-//!   [`Solver::best_action`]): the points (tricks + count, RULES.md) that the
+//!   [`Solver::best_action`]): the points (tricks + count, docs/rules.md) that the
 //!   bidding team takes from here to the end of the hand, the trick in progress
 //!   included, when the bidders maximise and the defenders minimise. Early end
 //!   is ignored: every remaining trick is played. (Under Nel-O this is still

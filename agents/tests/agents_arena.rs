@@ -2,13 +2,23 @@
 //! dominoes, the spec parser's errors, eval determinism across thread counts, and
 //! that the baselines beat `random` by a wide margin.
 
-use bones_agents::agent::{AgentSpec, SpecError, ViewState};
-use bones_agents::arena::{eval_doubles, eval_texas42, Amount, EvalOptions, EvalReport};
+use bones_agents::arena::{evaluate, Amount, EvalOptions, EvalReport};
 use bones_agents::{Agent, AgentRng, SeatView, Texas42View};
+use bones_agents::{AgentFactory, AgentSpec, SpecError, ViewOf};
 use bones_env::doubles::Move;
 use bones_env::rules::{parse_rules_arg, DoublesRules};
 use bones_env::{DominoSet, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::SeedableRng;
+
+/// The agent of `spec` for Texas 42 (standard rules).
+fn t42(s: &AgentSpec) -> Result<Box<dyn Agent<Texas42View>>, SpecError> {
+    AgentFactory::new().build(s, &Texas42::new(Texas42Rules::STANDARD))
+}
+
+/// The agent of `spec` for 4-player Doubles.
+fn dbl(s: &AgentSpec) -> Result<Box<dyn Agent<bones_env::DoublesView>>, SpecError> {
+    AgentFactory::new().build(s, &Doubles::new(DoublesRules::default()))
+}
 
 fn spec(s: &str) -> AgentSpec {
     s.parse().unwrap()
@@ -20,11 +30,9 @@ fn none(_: u64) {}
 fn check_legal<G: Game>(
     game: &G,
     specs: &[AgentSpec],
-    build: impl Fn(&AgentSpec) -> Box<dyn Agent<<G::State as ViewState>::View>>,
+    build: impl Fn(&AgentSpec) -> Box<dyn Agent<ViewOf<G>>>,
     games: u64,
-) where
-    G::State: ViewState,
-{
+) {
     let mut agents: Vec<_> = specs.iter().map(&build).collect();
     let n = game.num_players();
     for seed in 0..games {
@@ -56,8 +64,8 @@ fn texas42_agents_only_play_legal_actions() {
     let full_high = rules42(r#"{"preset":"full","nello_doubles":"high"}"#);
     for rules in [Texas42Rules::STANDARD, Texas42Rules::FULL, redeal_points, full_low, full_high] {
         let game = Texas42::new(rules);
-        check_legal(&game, &[spec("heuristic"), spec("random")], |s| s.texas42().unwrap(), 12);
-        check_legal(&game, &[spec("heuristic")], |s| s.texas42().unwrap(), 12);
+        check_legal(&game, &[spec("heuristic"), spec("random")], |s| t42(s).unwrap(), 12);
+        check_legal(&game, &[spec("heuristic")], |s| t42(s).unwrap(), 12);
     }
 }
 
@@ -65,8 +73,8 @@ fn texas42_agents_only_play_legal_actions() {
 fn doubles_agents_only_play_legal_actions() {
     for players in 2..=4u8 {
         let game = Doubles::new(DoublesRules { players, ..DoublesRules::default() });
-        check_legal(&game, &[spec("heuristic"), spec("random"), spec("highest")], |s| s.doubles().unwrap(), 10);
-        check_legal(&game, &[spec("heuristic")], |s| s.doubles().unwrap(), 10);
+        check_legal(&game, &[spec("heuristic"), spec("random"), spec("highest")], |s| dbl(s).unwrap(), 10);
+        check_legal(&game, &[spec("heuristic")], |s| dbl(s).unwrap(), 10);
     }
 }
 
@@ -74,7 +82,7 @@ fn doubles_agents_only_play_legal_actions() {
 fn views_hold_no_hidden_dominoes() {
     let game = Texas42::new(Texas42Rules::FULL);
     let mut rng = AgentRng::seed_from_u64(3);
-    let mut heur = spec("heuristic").texas42().unwrap();
+    let mut heur = t42(&spec("heuristic")).unwrap();
     for seed in 0..40u64 {
         let mut st = game.new_state(seed, Episode::Hand);
         while let Some(seat) = st.current_seat() {
@@ -103,7 +111,7 @@ fn views_hold_no_hidden_dominoes() {
     // Doubles: the view's hand is the seat's own; sizes are public.
     let game = Doubles::new(DoublesRules::default());
     let mut st = game.new_state(9, Episode::Hand);
-    let mut agent = spec("heuristic").doubles().unwrap();
+    let mut agent = dbl(&spec("heuristic")).unwrap();
     while let Some(seat) = st.current_seat() {
         let v = st.view(seat);
         assert_eq!(v.hand, st.hands()[seat]);
@@ -125,7 +133,7 @@ fn spec_parser_accepts_the_specs_and_explains_errors() {
     assert_eq!(spec("random"), AgentSpec::Random);
     assert_eq!(spec(" heuristic "), AgentSpec::Heuristic);
     assert_eq!(spec("highest"), AgentSpec::Highest);
-    assert_eq!(spec("pimc"), AgentSpec::Pimc { worlds: bones_agents::agent::DEFAULT_PIMC_WORLDS });
+    assert_eq!(spec("pimc"), AgentSpec::Pimc { worlds: bones_agents::spec::DEFAULT_PIMC_WORLDS });
     assert_eq!(spec("pimc:worlds=8"), AgentSpec::Pimc { worlds: 8 });
     assert_eq!(spec("model:models/texas42"), AgentSpec::Model { path: "models/texas42".into() });
     for s in ["random", "heuristic", "highest", "pimc:worlds=8", "model:models/texas42"] {
@@ -146,14 +154,14 @@ fn spec_parser_accepts_the_specs_and_explains_errors() {
         assert!(e.to_string().contains(bad), "{e}");
     }
     // Valid specs that are not available (yet) or not for this game say so.
-    assert!(spec("pimc:worlds=4").texas42().is_ok());
-    let e = spec("pimc:worlds=4").doubles().err().unwrap();
-    assert!(matches!(e, SpecError::NotAvailable { .. }) && e.to_string().contains("not available yet"), "{e}");
-    let e = spec("model:x").doubles().err().unwrap();
-    assert!(e.to_string().contains("not available yet"), "{e}");
-    let e = spec("highest").texas42().err().unwrap();
+    assert!(t42(&spec("pimc:worlds=4")).is_ok());
+    let e = dbl(&spec("pimc:worlds=4")).err().unwrap();
+    assert!(matches!(e, SpecError::WrongGame { .. }) && e.to_string().contains("Texas 42 only"), "{e}");
+    let e = dbl(&spec("model:x")).err().unwrap();
+    assert!(matches!(e, SpecError::NotAvailable { .. }) && e.to_string().contains("cannot load"), "{e}");
+    let e = t42(&spec("highest")).err().unwrap();
     assert!(matches!(e, SpecError::WrongGame { .. }) && e.to_string().contains("Doubles"), "{e}");
-    assert!(spec("highest").doubles().is_ok());
+    assert!(dbl(&spec("highest")).is_ok());
 }
 
 /// The report without its wall-clock timings, as text (so NaN bounds compare).
@@ -167,20 +175,31 @@ fn eval_is_deterministic_across_thread_counts() {
     let game = Texas42::new(Texas42Rules::STANDARD);
     let (h, r) = (spec("heuristic"), spec("random"));
     for amount in [Amount::Hands(30), Amount::Games(6)] {
-        let run =
-            |threads| stats(eval_texas42(&game, [&h, &r], &EvalOptions { amount, seed: 7, threads }, &none).unwrap());
+        let run = |threads| {
+            stats(
+                evaluate(&game, [&h, &r], &AgentFactory::new(), &EvalOptions { amount, seed: 7, threads }, &none)
+                    .unwrap(),
+            )
+        };
         let one = run(1);
         assert_eq!(one, run(3));
         assert_eq!(one, run(2));
         assert_ne!(
             one,
-            stats(eval_texas42(&game, [&h, &r], &EvalOptions { amount, seed: 8, threads: 2 }, &none).unwrap())
+            stats(
+                evaluate(&game, [&h, &r], &AgentFactory::new(), &EvalOptions { amount, seed: 8, threads: 2 }, &none)
+                    .unwrap()
+            )
         );
     }
     let game = Doubles::new(DoublesRules { players: 3, ..DoublesRules::default() });
     for amount in [Amount::Hands(30), Amount::Games(6), Amount::Games(1)] {
-        let run =
-            |threads| stats(eval_doubles(&game, [&h, &r], &EvalOptions { amount, seed: 7, threads }, &none).unwrap());
+        let run = |threads| {
+            stats(
+                evaluate(&game, [&h, &r], &AgentFactory::new(), &EvalOptions { amount, seed: 7, threads }, &none)
+                    .unwrap(),
+            )
+        };
         assert_eq!(run(1), run(4));
     }
 }
@@ -193,37 +212,61 @@ fn eval_counts_duplicate_deals_and_reports_progress() {
     let progress = |n: u64| {
         done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     };
-    let rep = eval_texas42(&game, [&h, &r], &EvalOptions { amount: Amount::Hands(7), seed: 1, threads: 2 }, &progress)
-        .unwrap();
+    let rep = evaluate(
+        &game,
+        [&h, &r],
+        &AgentFactory::new(),
+        &EvalOptions { amount: Amount::Hands(7), seed: 1, threads: 2 },
+        &progress,
+    )
+    .unwrap();
     // Rounded up to whole duplicate pairs.
     assert_eq!((rep.deals, rep.hands, rep.games, rep.trials), (4, 8, 0, 8));
     assert_eq!(done.into_inner(), 8);
     assert_eq!(rep.agents, ["heuristic".to_string(), "random".to_string()]);
     // A against itself on duplicate deals: exactly even.
-    let even =
-        eval_texas42(&game, [&h, &h], &EvalOptions { amount: Amount::Hands(40), seed: 2, threads: 2 }, &none).unwrap();
+    let even = evaluate(
+        &game,
+        [&h, &h],
+        &AgentFactory::new(),
+        &EvalOptions { amount: Amount::Hands(40), seed: 2, threads: 2 },
+        &none,
+    )
+    .unwrap();
     assert_eq!(even.marks_per_hand.unwrap().mean, 0.0);
     assert_eq!(even.win_rate, 0.5);
     assert_eq!(even.elo, Some(0.0));
-    let e = eval_texas42(
+    let e = evaluate(
         &game,
         [&h, &spec("model:x")],
+        &AgentFactory::new(),
         &EvalOptions { amount: Amount::Hands(2), seed: 1, threads: 1 },
         &none,
     )
     .unwrap_err();
-    assert!(e.to_string().contains("not available yet"), "{e}");
-    assert!(
-        eval_texas42(&game, [&h, &r], &EvalOptions { amount: Amount::Games(0), seed: 1, threads: 1 }, &none).is_err()
-    );
+    assert!(e.to_string().contains("cannot load trained policies"), "{e}");
+    assert!(evaluate(
+        &game,
+        [&h, &r],
+        &AgentFactory::new(),
+        &EvalOptions { amount: Amount::Games(0), seed: 1, threads: 1 },
+        &none
+    )
+    .is_err());
 }
 
 #[test]
 fn heuristic_beats_random_at_texas42() {
     let game = Texas42::new(Texas42Rules::STANDARD);
     let (h, r) = (spec("heuristic"), spec("random"));
-    let rep =
-        eval_texas42(&game, [&h, &r], &EvalOptions { amount: Amount::Hands(400), seed: 1, threads: 2 }, &none).unwrap();
+    let rep = evaluate(
+        &game,
+        [&h, &r],
+        &AgentFactory::new(),
+        &EvalOptions { amount: Amount::Hands(400), seed: 1, threads: 2 },
+        &none,
+    )
+    .unwrap();
     let marks = rep.marks_per_hand.unwrap();
     // Measured: about +1.2 marks per hand and 96% of hands won (random makes
     // reckless mark bids). Require a wide margin well inside that.
@@ -231,8 +274,14 @@ fn heuristic_beats_random_at_texas42() {
     assert!(rep.win_rate > 0.85 && rep.win_ci.0 > 0.8, "win rate {} {:?}", rep.win_rate, rep.win_ci);
     assert!(rep.points_per_hand.unwrap().mean > 2.0, "{:?}", rep.points_per_hand);
     // Whole games: random should essentially never win one.
-    let rep =
-        eval_texas42(&game, [&h, &r], &EvalOptions { amount: Amount::Games(20), seed: 1, threads: 2 }, &none).unwrap();
+    let rep = evaluate(
+        &game,
+        [&h, &r],
+        &AgentFactory::new(),
+        &EvalOptions { amount: Amount::Games(20), seed: 1, threads: 2 },
+        &none,
+    )
+    .unwrap();
     assert!(rep.win_rate >= 0.9, "game win rate {}", rep.win_rate);
 }
 
@@ -242,14 +291,14 @@ fn contracts_count_each_sides_auctions_and_mirror_on_duplicate_deals() {
     let (h, r) = (spec("heuristic"), spec("random"));
     let opts = EvalOptions { amount: Amount::Hands(200), seed: 4, threads: 2 };
     // The same agent on both sides: each deal's seatings mirror each other.
-    let same = eval_texas42(&game, [&h, &h], &opts, &none).unwrap();
+    let same = evaluate(&game, [&h, &h], &AgentFactory::new(), &opts, &none).unwrap();
     let [a, b] = same.contracts.unwrap();
     assert_eq!(a, b);
     // Standard rules force a bid, so every hand has exactly one declaring side.
     assert_eq!(a.declared + b.declared, same.hands);
     assert!(a.made <= a.declared && (30.0..=42.0 * 7.0).contains(&a.mean_bid()), "{a:?}");
     // Against random (whose mark bids are reckless) the heuristic makes far more of its contracts.
-    let rep = eval_texas42(&game, [&h, &r], &opts, &none).unwrap();
+    let rep = evaluate(&game, [&h, &r], &AgentFactory::new(), &opts, &none).unwrap();
     let [a, b] = rep.contracts.unwrap();
     assert_eq!(a.declared + b.declared, rep.hands);
     assert!(a.made_rate() > b.made_rate() + 0.2, "heuristic {a:?} vs random {b:?}");
@@ -261,15 +310,15 @@ fn heuristic_and_highest_beat_random_at_doubles() {
     let r = spec("random");
     let opts = EvalOptions { amount: Amount::Hands(4000), seed: 1, threads: 2 };
     // Four players: a field of equals wins a quarter of the rounds and scores 0 net.
-    let heur = eval_doubles(&game, [&spec("heuristic"), &r], &opts, &none).unwrap();
+    let heur = evaluate(&game, [&spec("heuristic"), &r], &AgentFactory::new(), &opts, &none).unwrap();
     let p = heur.points_per_round.unwrap();
     assert!(p.lo > 2.0, "heuristic points per round {p:?}");
     assert!(heur.win_ci.0 > 0.29, "heuristic round win rate {} {:?}", heur.win_rate, heur.win_ci);
-    let high = eval_doubles(&game, [&spec("highest"), &r], &opts, &none).unwrap();
+    let high = evaluate(&game, [&spec("highest"), &r], &AgentFactory::new(), &opts, &none).unwrap();
     let p = high.points_per_round.unwrap();
     assert!(p.lo > 0.5, "highest points per round {p:?}");
     assert!(high.win_rate > 0.25, "highest round win rate {}", high.win_rate);
     // And the heuristic beats highest.
-    let vs = eval_doubles(&game, [&spec("heuristic"), &spec("highest")], &opts, &none).unwrap();
+    let vs = evaluate(&game, [&spec("heuristic"), &spec("highest")], &AgentFactory::new(), &opts, &none).unwrap();
     assert!(vs.points_per_round.unwrap().lo > 0.5, "{:?}", vs.points_per_round);
 }

@@ -13,15 +13,20 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use bones_agents::agent::AgentSpec;
-use bones_agents::arena::{eval_texas42, Amount, EvalOptions};
+use bones_agents::arena::{evaluate, Amount, EvalOptions};
 use bones_agents::pimc::{public_actions, replay, Constraints, PimcAgent, WorldSampler};
 use bones_agents::{Agent, AgentRng, Texas42View};
+use bones_agents::{AgentFactory, AgentSpec, SpecError};
 use bones_env::action::{NEL_O, PLUNGE, SEVENS, SPLASH};
 use bones_env::rules::parse_rules_arg;
 use bones_env::texas42::{Hand, Phase};
 use bones_env::{Action, DominoSet, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
+
+/// The agent of `spec` for Texas 42 (standard rules).
+fn t42(s: &AgentSpec) -> Result<Box<dyn Agent<Texas42View>>, SpecError> {
+    AgentFactory::new().build(s, &Texas42::new(Texas42Rules::STANDARD))
+}
 
 fn rules42(text: &str) -> Texas42Rules {
     Texas42Rules::from_json(&parse_rules_arg(text).unwrap()).unwrap()
@@ -337,10 +342,10 @@ fn pimc_plays_whole_hands_legally() {
     let game = Texas42::new(Texas42Rules::FULL);
     let pimc: AgentSpec = "pimc:worlds=2".parse().unwrap();
     let mut agents = [
-        pimc.texas42().unwrap(),
-        AgentSpec::Heuristic.texas42().unwrap(),
-        pimc.texas42().unwrap(),
-        AgentSpec::Random.texas42().unwrap(),
+        t42(&pimc).unwrap(),
+        t42(&AgentSpec::Heuristic).unwrap(),
+        t42(&pimc).unwrap(),
+        t42(&AgentSpec::Random).unwrap(),
     ];
     for seed in 0..16u64 {
         let mut rng = AgentRng::seed_from_u64(seed);
@@ -363,7 +368,7 @@ fn pimc_beats_heuristic() {
     let b = AgentSpec::Heuristic;
     let opts = EvalOptions { amount: Amount::Hands(80), seed: 1, threads: 2 };
     let t0 = Instant::now();
-    let r = eval_texas42(&game, [&a, &b], &opts, &|_| {}).unwrap();
+    let r = evaluate(&game, [&a, &b], &AgentFactory::new(), &opts, &|_| {}).unwrap();
     let m = r.marks_per_hand.unwrap();
     let p = r.points_per_hand.unwrap();
     let us = r.micros_per_decision();
@@ -394,7 +399,7 @@ fn pimc_beats_heuristic() {
 fn pimc_timing() {
     let worlds: u32 = std::env::var("PIMC_WORLDS").ok().and_then(|w| w.parse().ok()).unwrap_or(16);
     let mut agent = PimcAgent::new(worlds);
-    let mut heur = AgentSpec::Heuristic.texas42().unwrap();
+    let mut heur = t42(&AgentSpec::Heuristic).unwrap();
     let game = Texas42::new(Texas42Rules::STANDARD);
     let mut time: HashMap<String, (u32, f64, f64)> = HashMap::new();
     for seed in 0..40u64 {

@@ -2,13 +2,13 @@
 //! state's `observe` for every seat at every step (so agents that act from the
 //! observation, like trained policies, see only what the seat may see).
 
-use bones_agents::ViewState;
 use bones_env::rules::DoublesRules;
+use bones_env::SeatView;
 use bones_env::{Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-fn check<G: Game<State: ViewState>>(game: G, observe_view: fn(&<G::State as ViewState>::View, &mut [f32]), seeds: u64) {
+fn check<G: Game>(game: G, observe_view: fn(&<G::State as GameState>::View, &mut [f32]), seeds: u64) {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     let n = game.obs_len();
     let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);

@@ -2,7 +2,11 @@
 //! facts (action count, observation shape, rules), [`GameState`] the dynamic state.
 
 use crate::action::{ActionError, ActionMask};
+use crate::domino::DominoSet;
 use crate::observe::Segment;
+use crate::record::json::RecordError;
+use crate::view::SeatView;
+use serde_json::{Map, Value};
 
 /// An action id in a game's dense action space.
 pub type Action = usize;
@@ -30,6 +34,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn team_of(&self, seat: usize) -> usize {
         seat
     }
+    /// Sides competing for a win (Texas 42: 2 teams; Doubles: every player).
+    fn num_sides(&self) -> usize {
+        self.num_players()
+    }
+    /// The rules as a JSON object (what a record's `rules` holds).
+    fn rules_json(&self) -> serde_json::Value;
     /// Size of the dense action space (at most 64).
     fn num_actions(&self) -> usize;
     /// Length of one seat's observation vector.
@@ -44,10 +54,19 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn parse_action(&self, name: &str) -> Result<Action, ActionError>;
     /// A fresh state dealt from `seed`.
     fn new_state(&self, seed: u64, episode: Episode) -> Self::State;
+    /// Replays a record of this game (the JSON object `bones replay` reads,
+    /// whose `game` names this game): the game under the record's rules, the
+    /// state after the record's actions and the replay's `result` object. A
+    /// seeded single-deal record gains the dealt `hands`.
+    fn replay_record(record: &mut Map<String, Value>) -> Result<(Self, Self::State, Value), RecordError>;
 }
 
 /// The dynamic state of one game.
 pub trait GameState: Clone + Send + Sync + 'static {
+    /// What one seat may know of the state (what agents act from).
+    type View: SeatView;
+    /// The view of `seat` (its legal actions are empty unless it is to move).
+    fn view(&self, seat: usize) -> Self::View;
     /// The seat to act, or `None` when the episode is over.
     fn current_seat(&self) -> Option<usize>;
     /// The legal actions as a bit mask (empty when terminal).
@@ -60,4 +79,40 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn rewards(&self) -> [f32; 4];
     /// Writes seat `seat`'s observation into `out` (length = `obs_len`).
     fn observe(&self, seat: usize, out: &mut [f32]);
+    /// Every seat's current hand (full information: for oracle critics, search
+    /// and tests, never for an agent's observation). Absent seats are empty.
+    fn seat_hands(&self) -> [DominoSet; 4];
+    /// The deal (Texas 42 hand, Doubles round) that the last action finished, if
+    /// it finished one; at a terminal state, the last deal.
+    fn finished_deal(&self) -> Option<DealOutcome>;
+    /// The side that won the game (game episodes, once over).
+    fn winning_side(&self) -> Option<usize>;
+}
+
+/// How one finished deal came out, per side (a team in Texas 42, a seat in
+/// Doubles): what the arena and the trainer's evaluation count.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct DealOutcome {
+    /// Each side's score for the deal (Texas 42: marks awarded, or game points
+    /// under `points` scoring; Doubles: the round score). Absent sides 0.
+    pub score: [f64; 4],
+    /// Each side's share of the deal's win (1 to the winner; Texas 42 splits a
+    /// hand nobody scores in halves; a tied Doubles round counts for no one).
+    pub win: [f64; 4],
+    /// Points taken in play per side (Texas 42's counting points), if the game
+    /// has them.
+    pub points: Option<[f64; 4]>,
+    /// The contract of a game with bidding, once a side declared.
+    pub contract: Option<Contract>,
+}
+
+/// A declared contract (Texas 42).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Contract {
+    /// The declaring side.
+    pub side: usize,
+    /// The contract was made.
+    pub made: bool,
+    /// The winning bid in points (a mark is 42).
+    pub bid_points: u32,
 }

@@ -1,6 +1,6 @@
-//! Rule options of RULES.md, their defaults and the presets `standard` and `full`.
+//! Rule options of docs/rules.md, their defaults and the presets `standard` and `full`.
 //!
-//! A rules object is read as RULES.md says: start from the preset (default
+//! A rules object is read as docs/rules.md says: start from the preset (default
 //! `standard`), then apply every other key given. Unknown keys and bad values are
 //! errors that name the key and what was expected.
 
@@ -165,7 +165,7 @@ pub enum NelloDoubles {
     Low,
 }
 
-/// Every Texas 42 rule option of RULES.md.
+/// Every Texas 42 rule option of docs/rules.md.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Texas42Rules {
     /// Enabled variants (`nel-o`, `sevens`, `plunge`, `splash`).
@@ -301,7 +301,7 @@ pub enum BlockedTie {
     Split,
 }
 
-/// Every Doubles rule option of RULES.md.
+/// Every Doubles rule option of docs/rules.md.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DoublesRules {
     /// 2, 3 or 4 players.

@@ -34,7 +34,7 @@ fn check_conserved(r: &Round) {
     assert_eq!(count, 28);
 }
 
-/// The round's scores from RULES.md, computed from the final hands.
+/// The round's scores from docs/rules.md, computed from the final hands.
 fn pip_rule(r: &Round) -> ([u32; 4], Option<u8>) {
     let n = r.players as usize;
     let pips: Vec<u32> = (0..n).map(|s| r.hands[s].pips()).collect();
@@ -65,7 +65,7 @@ fn pip_rule(r: &Round) -> ([u32; 4], Option<u8>) {
     }
 }
 
-/// The legal actions by RULES.md, from the round's board, hands and boneyard.
+/// The legal actions by docs/rules.md, from the round's board, hands and boneyard.
 fn reference_legal(r: &Round) -> ActionMask {
     let mut m = ActionMask::EMPTY;
     if r.end.is_some() {

@@ -4,8 +4,8 @@
 //!
 //! # The `expect` object of `doubles-scenarios.jsonl`
 //!
-//! Every line is a Doubles record (DESIGN.md, "Game records") with an `expect`
-//! object worked out by hand from RULES.md. All keys are optional:
+//! Every line is a Doubles record (docs/interfaces.md, "Game records") with an `expect`
+//! object worked out by hand from docs/rules.md. All keys are optional:
 //!
 //! | key | compared with |
 //! |---|---|
@@ -18,7 +18,7 @@
 //! | `error` | `{"index": i, "action": "…", "legal": [names]}`: the record fails with this error (`legal` as a set) on its own line, and the message names the action and, for an illegal action, every legal one |
 //!
 //! Besides its `expect`, every record that replays is checked step by step
-//! against [`Model`], a small model of the RULES.md Doubles rules written here:
+//! against [`Model`], a small model of the docs/rules.md Doubles rules written here:
 //! seat and legal set at every step, when the round ends (a domino, or blocked,
 //! checked after every action), and its scores. Whole-game records are checked
 //! round by round (each `hand_results` entry with its own deal), and their totals
@@ -43,7 +43,7 @@ fn sorted(v: &Value) -> Vec<String> {
 }
 
 // ---------------------------------------------------------------------------
-// A small model of the RULES.md Doubles rules, for the step-by-step check.
+// A small model of the docs/rules.md Doubles rules, for the step-by-step check.
 
 /// A domino as (high, low).
 type Dom = (u8, u8);
@@ -58,7 +58,7 @@ fn doms(v: &Value) -> Vec<Dom> {
     v.as_array().unwrap().iter().map(|d| dom(d.as_str().unwrap())).collect()
 }
 
-/// One round under RULES.md: hands, boneyard in draw order, open ends per number,
+/// One round under docs/rules.md: hands, boneyard in draw order, open ends per number,
 /// unlocked numbers, the seat to move and the domino it has just drawn.
 struct Model {
     players: usize,
@@ -206,7 +206,7 @@ impl Model {
         self.hands[seat].iter().map(|d| (d.0 + d.1) as u32).sum()
     }
 
-    /// The round's scores under RULES.md, and its winner.
+    /// The round's scores under docs/rules.md, and its winner.
     fn scores(&self) -> (Vec<u32>, Option<usize>) {
         let n = self.players;
         let pips: Vec<u32> = (0..n).map(|s| self.pips(s)).collect();

@@ -7,7 +7,7 @@
 //!   rejected id leaves the state byte-identical;
 //! - the 28 dealt dominoes are conserved (held + played, each exactly once);
 //! - points add up (42 for a played-out hand; 7 + 35 - the sitting-out partner's
-//!   count under Nel-O), early end stops exactly where RULES.md says, and the
+//!   count under Nel-O), early end stops exactly where docs/rules.md says, and the
 //!   award follows the scoring rules;
 //! - rewards are zero-sum per team, a hand takes at most 33 decisions, and a
 //!   whole game ends with a winner and ±1 rewards;
@@ -274,7 +274,7 @@ fn check_conservation(h: &Hand) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// An independent reading of RULES.md's "Result of a hand" (trick winners and
+/// An independent reading of docs/rules.md's "Result of a hand" (trick winners and
 /// the dominoes as the engine recorded them): after how many tricks the hand
 /// stops and whether the bidders made it.
 fn expected_result(h: &Hand) -> (usize, bool) {
@@ -319,7 +319,7 @@ fn expected_result(h: &Hand) -> (usize, bool) {
     (7, made)
 }
 
-/// What the finished hand should award each team (RULES.md scoring).
+/// What the finished hand should award each team (docs/rules.md scoring).
 fn expected_award(h: &Hand, made: bool) -> [u32; 2] {
     let bid = h.high_bid as Action;
     let us = team(h.bidder);
@@ -382,7 +382,7 @@ fn check_finished_hand(h: &Hand) -> Result<(), TestCaseError> {
         }
     }
     let (want_tricks, want_made) = expected_result(h);
-    prop_assert_eq!(tricks, want_tricks, "hand stopped after {} tricks, RULES.md says {}", tricks, want_tricks);
+    prop_assert_eq!(tricks, want_tricks, "hand stopped after {} tricks, docs/rules.md says {}", tricks, want_tricks);
     prop_assert_eq!(made, want_made);
     prop_assert_eq!(h.award(), expected_award(h, made), "award");
     if made && h.rules.stops_early() && bid_value(h.high_bid as Action) >= 42 {

@@ -1,4 +1,4 @@
-//! Hand-written tests of the Texas 42 rules of RULES.md (the authority), one per
+//! Hand-written tests of the Texas 42 rules of docs/rules.md (the authority), one per
 //! rule, each on hands built so that the rule is exercised exactly.
 //!
 //! Deals are written as four hands of domino names (seat 0..3); `start` checks
@@ -1067,7 +1067,7 @@ fn plunge_is_a_4_mark_bid_and_the_partner_declares_and_leads() {
 // ---------------------------------------------------------------------------
 // Early end
 
-/// Whether RULES.md's early end (or the seventh trick) ends the hand now.
+/// Whether docs/rules.md's early end (or the seventh trick) ends the hand now.
 fn rules_say_stop(h: &Hand) -> bool {
     let n = h.trick as usize;
     if n == 7 {

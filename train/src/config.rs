@@ -1,6 +1,7 @@
 //! The training configuration: one struct, a doc line per field, loaded from
 //! `configs/*.toml` (unknown keys are an error) and saved into the run folder.
 
+use bones_env::{AnyGame, GameError, RewardMode};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -213,6 +214,15 @@ impl TrainConfig {
     /// Self-play decisions per rollout.
     pub fn batch_size(&self) -> usize {
         self.num_envs * self.num_steps
+    }
+}
+
+impl TrainConfig {
+    /// The game this config trains, through the registry: `game` under `rules`
+    /// with `players`, its hand rewards shaped by `reward`.
+    pub fn game(&self) -> Result<AnyGame, GameError> {
+        let game = AnyGame::from_rules_text(&self.game, &self.rules, Some(usize::from(self.players)))?;
+        Ok(game.with_reward(RewardMode::parse(&self.reward).unwrap_or_default()))
     }
 }
 

@@ -4,64 +4,27 @@
 
 use crate::inference::decide;
 use crate::model::Policy;
-use bones_agents::{Agent, AgentSpec, DoublesView, SpecError, Texas42View, ViewState};
+use bones_agents::{AgentFactory, AgentSpec};
 use bones_env::vec_env::episode_seed;
-use bones_env::{DominoSet, Doubles, DoublesState, Episode, Game, GameState, RewardMode, Texas42, Texas42State};
+use bones_env::{Episode, Game, GameState};
 use burn::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// A game the trainer can evaluate on: it knows its baseline agents.
-pub trait TrainGame: Game<State: ViewState> {
-    /// A baseline agent (`random`, `heuristic`, …) for this game.
-    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<<Self::State as ViewState>::View>>, SpecError>;
-    /// The game the trainer plays, with the config's `reward` (Texas 42 only).
-    fn with_reward(&self, reward: RewardMode) -> Self;
-    /// Length of [`TrainGame::oracle`]'s output.
-    fn oracle_len(&self) -> usize {
-        ORACLE_LEN
-    }
-    /// What `seat` cannot see, for the oracle critic only: the dominoes now in
-    /// the other seats' hands, one 28-float 0/1 set per seat in turn order after
-    /// `seat` (an absent Doubles seat writes zeros). `out` has `oracle_len` floats.
-    fn oracle(&self, state: &Self::State, seat: usize, out: &mut [f32]);
-}
-
 /// Floats of the oracle critic's hidden-hand input: three other seats × 28 dominoes.
 pub const ORACLE_LEN: usize = 3 * 28;
 
-/// Writes the hands of the three seats after `seat` (of four) as 0/1 sets.
-fn write_other_hands(hands: &[DominoSet; 4], players: usize, seat: usize, out: &mut [f32]) {
+/// What `seat` cannot see, for the oracle critic only: the dominoes now in the
+/// other seats' hands, one 28-float 0/1 set per seat in turn order after `seat`
+/// (an absent seat writes zeros). `out` has [`ORACLE_LEN`] floats.
+pub fn write_oracle<S: GameState>(state: &S, players: usize, seat: usize, out: &mut [f32]) {
+    let hands = state.seat_hands();
     out.fill(0.0);
     for k in 1..players {
         let set = hands[(seat + k) % players];
         for d in set.iter() {
             out[(k - 1) * 28 + d.index()] = 1.0;
         }
-    }
-}
-
-impl TrainGame for Texas42 {
-    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<Texas42View>>, SpecError> {
-        spec.texas42()
-    }
-    fn with_reward(&self, reward: RewardMode) -> Self {
-        Texas42 { reward, ..*self }
-    }
-    fn oracle(&self, state: &Texas42State, seat: usize, out: &mut [f32]) {
-        write_other_hands(&state.hand().hands, 4, seat, out);
-    }
-}
-
-impl TrainGame for Doubles {
-    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<DoublesView>>, SpecError> {
-        spec.doubles()
-    }
-    fn with_reward(&self, _: RewardMode) -> Self {
-        *self
-    }
-    fn oracle(&self, state: &DoublesState, seat: usize, out: &mut [f32]) {
-        write_other_hands(state.hands(), self.players() as usize, seat, out);
     }
 }
 
@@ -95,15 +58,18 @@ impl EvalOpponent {
 pub struct EvalResult {
     /// Games (hands) played.
     pub games: usize,
-    /// Share of hands the policy's side won (reward > 0; ties count half).
+    /// Share of hands the policy's side won, counted as the arena counts them
+    /// ([`bones_env::DealOutcome::win`]: Texas 42 splits a hand nobody scores).
     pub win_rate: f64,
-    /// Mean reward of the policy's side per hand (Texas 42: marks won minus lost).
+    /// The policy side's score minus the mean of the other sides' per hand, as
+    /// the arena counts it (Texas 42: marks won minus lost; Doubles: the round
+    /// score minus the others' mean).
     pub reward_per_hand: f64,
 }
 
 /// Plays `deals` duplicate deals of single hands: each deal once for every side
 /// with the policy (greedy) on that side and `opponent` on the others.
-pub fn evaluate<G: TrainGame>(
+pub fn evaluate<G: Game>(
     game: &G,
     model: &Policy,
     device: &Device,
@@ -111,9 +77,8 @@ pub fn evaluate<G: TrainGame>(
     deals: usize,
     seed: u64,
 ) -> EvalResult {
-    let np = game.num_players();
-    let sides = (0..np).map(|s| game.team_of(s)).max().unwrap_or(0) + 1;
-    let mut agent = game.baseline(&opponent.spec()).expect("random and heuristic play every game");
+    let sides = game.num_sides();
+    let mut agent = AgentFactory::new().build(&opponent.spec(), game).expect("random and heuristic play every game");
     let (ol, na) = (game.obs_len(), game.num_actions());
     let mut games: Vec<(G::State, usize, ChaCha8Rng)> = (0..deals * sides)
         .map(|i| {
@@ -155,16 +120,10 @@ pub fn evaluate<G: TrainGame>(
     let mut wins = 0.0;
     let mut total = 0.0;
     for (state, side, _) in &games {
-        let seat = (0..np).find(|s| game.team_of(*s) == *side).unwrap_or(0);
-        let r = state.rewards()[seat] as f64;
-        total += r;
-        wins += if r > 0.0 {
-            1.0
-        } else if r == 0.0 {
-            0.5
-        } else {
-            0.0
-        };
+        let d = state.finished_deal().expect("every evaluation hand is over");
+        let others: f64 = (0..sides).filter(|s| s != side).map(|s| d.score[s]).sum();
+        total += d.score[*side] - others / (sides - 1) as f64;
+        wins += d.win[*side];
     }
     let n = games.len().max(1) as f64;
     EvalResult { games: games.len(), win_rate: wins / n, reward_per_hand: total / n }
@@ -174,7 +133,7 @@ pub fn evaluate<G: TrainGame>(
 mod oracle_tests {
     use super::*;
     use bones_env::rules::DoublesRules;
-    use bones_env::{Domino, Texas42Rules};
+    use bones_env::{Domino, DominoSet, Doubles, Texas42, Texas42Rules};
 
     /// Reads the three 28-float blocks back as sets.
     fn blocks(out: &[f32]) -> [DominoSet; 3] {
@@ -194,12 +153,12 @@ mod oracle_tests {
     #[test]
     fn texas42_oracle_holds_exactly_the_dominoes_the_seat_has_not_seen() {
         let game = Texas42::new(Texas42Rules::STANDARD);
-        let mut out = vec![0f32; game.oracle_len()];
+        let mut out = vec![0f32; ORACLE_LEN];
         for seed in 0..20 {
             let mut st = game.new_state(seed, Episode::Hand);
             let mut step = 0;
             while let Some(seat) = st.current_seat() {
-                game.oracle(&st, seat, &mut out);
+                write_oracle(&st, 4, seat, &mut out);
                 let [a, b, c] = blocks(&out);
                 let h = st.hand();
                 // Seats in turn order after the mover.
@@ -221,8 +180,8 @@ mod oracle_tests {
         let game = Doubles::new(DoublesRules { players: 3, ..Default::default() });
         let st = game.new_state(5, Episode::Hand);
         let seat = st.current_seat().unwrap();
-        let mut out = vec![0f32; game.oracle_len()];
-        game.oracle(&st, seat, &mut out);
+        let mut out = vec![0f32; ORACLE_LEN];
+        write_oracle(&st, 3, seat, &mut out);
         let [a, b, c] = blocks(&out);
         assert_eq!([a, b], [1, 2].map(|k| st.hands()[(seat + k) % 3]));
         assert_eq!(c, DominoSet::EMPTY);

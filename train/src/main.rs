@@ -7,12 +7,11 @@ use clap::Parser;
 
 fn main() {
     let args = cli::Cli::parse();
-    bones_train::policy_agent::register();
     match cli::run(args) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
             eprintln!("error: {e:#}");
-            std::process::exit(1);
+            std::process::exit(if e.downcast_ref::<cli::Usage>().is_some() { 2 } else { 1 });
         }
     }
 }

@@ -8,11 +8,8 @@
 use crate::checkpoint;
 use crate::inference::{choose, legal_probs};
 use crate::model::Policy;
-use bones_agents::{Agent, AgentRng, DoublesView, SeatView, Texas42View};
-use bones_env::action::NUM_ACTIONS_42;
-use bones_env::doubles::{NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES};
-use bones_env::texas42::OBS_LEN_42;
-use bones_env::Action;
+use bones_agents::{AgentFactory, AgentRng, Policy as DecidePolicy, PolicyLoader};
+use bones_env::{Action, ActionMask};
 use burn::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -81,7 +78,7 @@ impl PolicyAgent {
     /// Runs the policy on one observation (`obs_len` floats) with its legal
     /// actions: the action it takes, the probabilities of the legal actions and
     /// the value.
-    pub fn evaluate(&mut self, obs: &[f32], legal: bones_env::ActionMask, rng: &mut AgentRng) -> PolicyOutput {
+    pub fn evaluate(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> PolicyOutput {
         self.obs.copy_from_slice(obs);
         legal.write_f32(&mut self.mask);
         let (logits, value) = self.forward();
@@ -97,37 +94,34 @@ impl PolicyAgent {
         let value = value.into_data().try_to_vec::<f32>().expect("f32 value")[0];
         (logits, value)
     }
+}
 
-    fn decide(&mut self, legal: bones_env::ActionMask, rng: &mut AgentRng) -> Action {
+impl DecidePolicy for PolicyAgent {
+    fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
+        self.obs.copy_from_slice(obs);
         legal.write_f32(&mut self.mask);
         let (logits, _) = self.forward();
         choose(&logits, &self.mask, if self.sample { Some(rng) } else { None }).0
     }
 }
 
-impl Agent<Texas42View> for PolicyAgent {
-    fn act(&mut self, view: &Texas42View, rng: &mut AgentRng) -> Action {
-        view.observe(&mut self.obs);
-        self.decide(view.legal(), rng)
+/// Loads `model:PATH` policies for [`bones_agents::AgentFactory`] (greedy).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct ModelLoader;
+
+impl PolicyLoader for ModelLoader {
+    fn load(
+        &self,
+        path: &Path,
+        game: &str,
+        obs_len: usize,
+        num_actions: usize,
+    ) -> Result<Box<dyn DecidePolicy>, String> {
+        Ok(Box::new(PolicyAgent::load(path, game, obs_len, num_actions)?))
     }
 }
 
-impl Agent<DoublesView> for PolicyAgent {
-    fn act(&mut self, view: &DoublesView, rng: &mut AgentRng) -> Action {
-        view.observe(&mut self.obs);
-        self.decide(view.legal(), rng)
-    }
-}
-
-fn load_texas42(path: &Path) -> Result<Box<dyn Agent<Texas42View>>, String> {
-    Ok(Box::new(PolicyAgent::load(path, "texas42", OBS_LEN_42, NUM_ACTIONS_42)?))
-}
-
-fn load_doubles(path: &Path) -> Result<Box<dyn Agent<DoublesView>>, String> {
-    Ok(Box::new(PolicyAgent::load(path, "doubles", OBS_LEN_DOUBLES, NUM_ACTIONS_DOUBLES)?))
-}
-
-/// Makes `model:PATH` agent specs load trained policies.
-pub fn register() {
-    bones_agents::register_model_loaders(load_texas42, load_doubles);
+/// The agent factory of the `bones` tools: every spec, `model:PATH` included.
+pub fn factory() -> AgentFactory<'static> {
+    AgentFactory::with_models(&ModelLoader)
 }

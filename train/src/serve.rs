@@ -1,5 +1,4 @@
-//! The JSON-lines bot protocol of `bones serve` (DESIGN.md, "Export and front
-//! ends"), as a library: one request object in, one reply object out.
+//! The JSON-lines bot protocol of `bones serve` (docs/interfaces.md), as a library: one request object in, one reply object out.
 //!
 //! A request `{"id":…,"record":{…},"seat":s}` holds a game record so far (the
 //! format `bones replay` reads) and the seat to move. The reply is
@@ -15,13 +14,12 @@
 use crate::checkpoint;
 use crate::policy_agent::{resolve, PolicyAgent};
 use bones_agents::AgentRng;
-use bones_env::doubles::{NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES};
-use bones_env::record::{load_record, RecordError, RecordState};
-use bones_env::rules::{parse_rules_arg, DoublesRules};
-use bones_env::texas42::OBS_LEN_42;
-use bones_env::{action::NUM_ACTIONS_42, Action, Game, GameState, Texas42Rules};
+use bones_env::record::{load_record, RecordError};
+use bones_env::registry::RecordVisitor;
+use bones_env::{Action, ActionMask, Game, GameState};
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
+use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The keys of a request.
@@ -115,33 +113,60 @@ impl ServeError {
 /// A loaded model with what the replies need from its training config.
 struct Model {
     agent: PolicyAgent,
-    /// The Texas 42 rules it was trained under (None: unreadable, or a Doubles model).
-    texas42_rules: Option<Texas42Rules>,
-    /// The Doubles rules (with players) it was trained under.
-    doubles_rules: Option<DoublesRules>,
+    /// The rules (with players) it was trained under (None: unreadable).
+    rules: Option<Value>,
     /// Rewards were multiplied by this in training.
     reward_scale: f32,
 }
 
 impl Model {
-    fn load(source: &ModelSource, game: &'static str) -> Result<Model, ServeError> {
+    fn load(source: &ModelSource, game: &'static str, obs_len: usize, num_actions: usize) -> Result<Model, ServeError> {
         let path = source.path_for(game);
         let err = |message: String| ServeError::Model { game, message };
         if !path.exists() {
             return Err(err(format!("{} does not exist", path.display())));
         }
-        let (obs_len, num_actions) =
-            if game == "texas42" { (OBS_LEN_42, NUM_ACTIONS_42) } else { (OBS_LEN_DOUBLES, NUM_ACTIONS_DOUBLES) };
         let agent = PolicyAgent::load(&path, game, obs_len, num_actions).map_err(err)?;
         let dir = resolve(&path).map_err(err)?;
         let cfg = checkpoint::read_config(&dir).map_err(|e| err(e.to_string()))?;
-        let rules = parse_rules_arg(&cfg.rules).ok();
-        let texas42_rules = rules.as_ref().and_then(|r| Texas42Rules::from_json(r).ok());
-        let doubles_rules = rules.as_ref().and_then(|r| DoublesRules::from_json(r).ok()).map(|mut r| {
-            r.players = cfg.players;
-            r
-        });
-        Ok(Model { agent, texas42_rules, doubles_rules, reward_scale: cfg.reward_scale })
+        let rules = cfg.game().ok().map(|g| g.rules_json());
+        Ok(Model { agent, rules, reward_scale: cfg.reward_scale })
+    }
+}
+
+/// What a reply needs of the record's position (the seat to move's observation
+/// only: never the other seats' dominoes).
+struct Position {
+    game: &'static str,
+    to_move: Option<usize>,
+    obs: Vec<f32>,
+    num_actions: usize,
+    legal: ActionMask,
+    names: Vec<&'static str>,
+    rules: Value,
+}
+
+/// Reads a record's position into an observation buffer.
+struct ReadPosition<'a>(&'a mut Vec<f32>);
+
+impl RecordVisitor for ReadPosition<'_> {
+    type Output = Position;
+    fn visit<G: Game>(self, game: G, state: G::State) -> Position {
+        let to_move = state.current_seat();
+        let mut obs = std::mem::take(self.0);
+        obs.resize(game.obs_len(), 0.0);
+        if let Some(seat) = to_move {
+            state.observe(seat, &mut obs);
+        }
+        Position {
+            game: game.name(),
+            to_move,
+            obs,
+            num_actions: game.num_actions(),
+            legal: state.legal_mask(),
+            names: (0..game.num_actions()).map(|a| game.action_name(a)).collect(),
+            rules: game.rules_json(),
+        }
     }
 }
 
@@ -150,8 +175,7 @@ pub struct Server {
     source: ModelSource,
     /// Sampling stream (`--sample --seed S`); None: greedy.
     rng: Option<AgentRng>,
-    texas42: Option<Model>,
-    doubles: Option<Model>,
+    models: HashMap<&'static str, Model>,
     obs: Vec<f32>,
 }
 
@@ -160,7 +184,7 @@ impl Server {
     /// stream seeded by `sample_seed` (the same requests in the same order get
     /// the same replies).
     pub fn new(source: ModelSource, sample_seed: Option<u64>) -> Server {
-        Server { source, rng: sample_seed.map(AgentRng::seed_from_u64), texas42: None, doubles: None, obs: Vec::new() }
+        Server { source, rng: sample_seed.map(AgentRng::seed_from_u64), models: HashMap::new(), obs: Vec::new() }
     }
 
     /// Answers one input line (a reply object, never a panic).
@@ -203,37 +227,24 @@ impl Server {
         let seat = seat_v
             .as_u64()
             .ok_or_else(|| ServeError::Request(format!("bad `seat` {seat_v}: expected the seat to move, 0..=3")))?;
-        let state = load_record(record).map_err(ServeError::record)?;
-        let (game, to_move) = match &state {
-            RecordState::Texas42 { state, .. } => ("texas42", state.current_seat()),
-            RecordState::Doubles { state, .. } => ("doubles", state.current_seat()),
-        };
-        let to_move = to_move.ok_or(ServeError::Finished)?;
+        let pos = load_record(record, ReadPosition(&mut self.obs)).map_err(ServeError::record)?;
+        let to_move = pos.to_move.ok_or(ServeError::Finished)?;
         if seat != to_move as u64 {
+            self.obs = pos.obs;
             return Err(ServeError::NotToMove { seat, to_move });
         }
-        let slot = if game == "texas42" { &mut self.texas42 } else { &mut self.doubles };
-        let model = load_into(slot, &self.source, game)?;
-        let (legal, warning) = match &state {
-            RecordState::Texas42 { game, state } => {
-                self.obs.resize(game.obs_len(), 0.0);
-                state.observe(to_move, &mut self.obs);
-                (state.legal_mask(), rules_warning(&game.rules.to_json(), model.texas42_rules.map(|r| r.to_json())))
-            }
-            RecordState::Doubles { game, state } => {
-                self.obs.resize(game.obs_len(), 0.0);
-                state.observe(to_move, &mut self.obs);
-                (state.legal_mask(), rules_warning(&game.rules.to_json(), model.doubles_rules.map(|r| r.to_json())))
-            }
+        let model = match self.models.entry(pos.game) {
+            Entry::Occupied(e) => e.into_mut(),
+            // A failed load is retried by the next request.
+            Entry::Vacant(e) => e.insert(Model::load(&self.source, pos.game, pos.obs.len(), pos.num_actions)?),
         };
+        let warning = rules_warning(&pos.rules, model.rules.clone());
         model.agent.sample = self.rng.is_some();
         let mut unused = AgentRng::seed_from_u64(0); // greedy: never drawn from
-        let out = model.agent.evaluate(&self.obs, legal, self.rng.as_mut().unwrap_or(&mut unused));
+        let out = model.agent.evaluate(&pos.obs, pos.legal, self.rng.as_mut().unwrap_or(&mut unused));
+        self.obs = pos.obs;
         let scale = if model.reward_scale != 0.0 { model.reward_scale } else { 1.0 };
-        let name = |a: Action| match &state {
-            RecordState::Texas42 { game, .. } => game.action_name(a),
-            RecordState::Doubles { game, .. } => game.action_name(a),
-        };
+        let name = |a: Action| pos.names[a];
         let policy: Map<String, Value> = out.policy.iter().map(|&(a, p)| (name(a).to_string(), number(p))).collect();
         let mut reply = Map::new();
         reply.insert("action".into(), json!(name(out.action)));
@@ -244,18 +255,6 @@ impl Server {
         }
         Ok(reply)
     }
-}
-
-/// The model in `slot`, loaded on first use (a failed load is retried by the next request).
-fn load_into<'a>(
-    slot: &'a mut Option<Model>,
-    source: &ModelSource,
-    game: &'static str,
-) -> Result<&'a mut Model, ServeError> {
-    if slot.is_none() {
-        *slot = Some(Model::load(source, game)?);
-    }
-    slot.as_mut().ok_or(ServeError::Model { game, message: "not loaded".into() })
 }
 
 /// `{"id":…,"error":"…"}`.
@@ -288,6 +287,7 @@ fn rules_warning(record: &Value, trained: Option<Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bones_env::Texas42Rules;
 
     #[test]
     fn numbers_print_short() {

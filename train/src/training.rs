@@ -7,14 +7,14 @@
 
 use crate::checkpoint::{self, critic_config, policy_config, RunState};
 use crate::config::TrainConfig;
-use crate::eval::{evaluate, EvalOpponent, TrainGame};
+use crate::eval::{evaluate, write_oracle, EvalOpponent, ORACLE_LEN};
 use crate::inference::{critic_values, decide};
 use crate::log::MetricsLog;
 use crate::model::{Critic, Policy};
 use crate::ppo;
 use crate::rollout::Rollout;
 use bones_env::vec_env::episode_seed;
-use bones_env::{Episode, GameState, RewardMode, VecEnv};
+use bones_env::{Episode, Game, GameState, VecEnv};
 use burn::optim::AdamConfig;
 use burn::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -80,7 +80,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
 }
 
 /// The oracle critic's input for each `(env, seat)`: `orl` floats per row.
-fn hidden_hands<G: TrainGame>(
+fn hidden_hands<G: Game>(
     game: &G,
     envs: &VecEnv<G>,
     seats: impl ExactSizeIterator<Item = (usize, usize)>,
@@ -88,13 +88,15 @@ fn hidden_hands<G: TrainGame>(
 ) -> Vec<f32> {
     let mut out = vec![0f32; seats.len() * orl];
     for ((env, seat), row) in seats.zip(out.chunks_mut(orl.max(1))) {
-        game.oracle(envs.state(env), seat, row);
+        write_oracle(envs.state(env), game.num_players(), seat, row);
     }
     out
 }
 
-/// Runs (or resumes) a training run of `game` into `out`.
-pub fn train<G: TrainGame>(
+/// Runs (or resumes) a training run of `game` into `out` (the game as the
+/// config names it, its rewards shaped by the config's `reward`:
+/// [`TrainConfig::game`]).
+pub fn train<G: Game>(
     game: G,
     cfg: &TrainConfig,
     out: &Path,
@@ -108,7 +110,7 @@ pub fn train<G: TrainGame>(
     let train_device = device.clone().autodiff();
     train_device.seed(cfg.seed);
     let (ol, na, np) = (game.obs_len(), game.num_actions(), game.num_players());
-    let orl = if cfg.oracle_critic() { game.oracle_len() } else { 0 };
+    let orl = if cfg.oracle_critic() { ORACLE_LEN } else { 0 };
 
     // Model, optimizer and counters: fresh, or from the latest checkpoint.
     let mut model: Policy = policy_config(cfg, ol, na).init(&train_device);
@@ -145,9 +147,8 @@ pub fn train<G: TrainGame>(
     let mut log = MetricsLog::new(out).map_err(io_err(out))?;
 
     // Games in lockstep; a resumed run deals new games from its update count.
-    let reward = RewardMode::parse(&cfg.reward).unwrap_or_default();
     let mut envs = VecEnv::new(
-        game.with_reward(reward),
+        game.clone(),
         Episode::Hand,
         cfg.num_envs,
         episode_seed(cfg.seed, usize::MAX, state.update),

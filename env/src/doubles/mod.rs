@@ -1,4 +1,4 @@
-//! Doubles: the draw game of RULES.md where every double is a spinner, for 2, 3
+//! Doubles: the draw game of docs/rules.md where every double is a spinner, for 2, 3
 //! or 4 players, each for themself.
 //!
 //! [`Doubles`] holds the rules; [`DoublesState`] is one round, or a whole game of
@@ -19,6 +19,7 @@ mod board;
 mod observe;
 mod play;
 pub(crate) mod record;
+mod view;
 
 pub use actions::{
     action_name, attach_action, decode, open_action, parse_doubles, played_domino, Move, ATTACH, DRAW, NAMES_DOUBLES,
@@ -27,11 +28,12 @@ pub use actions::{
 pub use board::Board;
 pub use observe::{observe_round, OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
 pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
+pub use view::DoublesView;
 
 use crate::action::{ActionError, ActionMask};
 use crate::deal::{rng_for_seed, shuffle};
 use crate::domino::{Domino, DominoSet};
-use crate::game::{Action, Episode, Game, GameState};
+use crate::game::{Action, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::DoublesRules;
 use crate::IllegalAction;
@@ -128,7 +130,7 @@ impl Doubles {
         Ok(st)
     }
 
-    /// Deals the next round from `rng`: DESIGN.md's shuffle, seat s gets
+    /// Deals the next round from `rng`: the seeded shuffle of docs/interfaces.md, seat s gets
     /// `deck[k*s..k*s+k]`, the boneyard is the rest; redealt from the same stream
     /// while no hand holds a double.
     pub fn deal_round(&self, rng: &mut ChaCha8Rng) -> Round {
@@ -158,6 +160,9 @@ impl Game for Doubles {
     fn num_actions(&self) -> usize {
         NUM_ACTIONS_DOUBLES
     }
+    fn rules_json(&self) -> serde_json::Value {
+        self.rules.to_json()
+    }
     fn obs_len(&self) -> usize {
         OBS_LEN_DOUBLES
     }
@@ -172,6 +177,11 @@ impl Game for Doubles {
     }
     fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
         parse_doubles(name)
+    }
+    fn replay_record(
+        record: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(Doubles, DoublesState, serde_json::Value), crate::record::json::RecordError> {
+        record::replay(record)
     }
     fn new_state(&self, seed: u64, episode: Episode) -> DoublesState {
         let mut rng = rng_for_seed(seed);
@@ -299,6 +309,10 @@ impl DoublesState {
 }
 
 impl GameState for DoublesState {
+    type View = DoublesView;
+    fn view(&self, seat: usize) -> DoublesView {
+        self.seat_view(seat)
+    }
     #[inline]
     fn current_seat(&self) -> Option<usize> {
         (!self.is_terminal()).then_some(self.round.to_move as usize)
@@ -337,6 +351,22 @@ impl GameState for DoublesState {
     }
     fn observe(&self, seat: usize, out: &mut [f32]) {
         observe::write(self, seat, out)
+    }
+    fn seat_hands(&self) -> [DominoSet; 4] {
+        self.round.hands
+    }
+    fn finished_deal(&self) -> Option<DealOutcome> {
+        let r = self.previous.as_ref().or(self.round.is_done().then_some(&self.round))?;
+        let n = r.players as usize;
+        let mut outcome = DealOutcome { score: [0.0; 4], win: [0.0; 4], points: None, contract: None };
+        for s in 0..n {
+            outcome.score[s] = r.scores[s] as f64;
+            outcome.win[s] = if r.winner == Some(s as u8) { 1.0 } else { 0.0 };
+        }
+        Some(outcome)
+    }
+    fn winning_side(&self) -> Option<usize> {
+        self.winner.map(usize::from)
     }
 }
 

@@ -3,7 +3,7 @@
 use super::{Doubles, DoublesState, Round, NAMES_DOUBLES};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Episode, Game, GameState};
-use crate::record::{
+use crate::record::json::{
     apply_named, check_keys, domino_names, get_actions, get_u64, legal_names, parse_domino_list, parse_hands,
     step_json, RecordError,
 };

@@ -9,16 +9,18 @@ mod observe;
 mod play;
 pub(crate) mod record;
 mod scoring;
+mod view;
 
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
 pub use observe::{observe_hand, OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
 pub use play::{closest_to_seven, sevens_distance, suit_table, SuitTable, TABLES};
+pub use view::Texas42View;
 
 use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
-use crate::game::{Action, Episode, Game, GameState};
+use crate::game::{Action, Contract, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::{Scoring, Texas42Rules};
 use crate::IllegalAction;
@@ -102,6 +104,12 @@ impl Game for Texas42 {
     fn team_of(&self, seat: usize) -> usize {
         seat % 2
     }
+    fn num_sides(&self) -> usize {
+        2
+    }
+    fn rules_json(&self) -> serde_json::Value {
+        self.rules.to_json()
+    }
     fn num_actions(&self) -> usize {
         NUM_ACTIONS_42
     }
@@ -119,6 +127,11 @@ impl Game for Texas42 {
     }
     fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
         parse_42(name)
+    }
+    fn replay_record(
+        record: &mut serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(Texas42, Texas42State, serde_json::Value), crate::record::json::RecordError> {
+        record::replay(record)
     }
     fn new_state(&self, seed: u64, episode: Episode) -> Texas42State {
         self.from_seed(self.dealer, seed, episode)
@@ -219,6 +232,10 @@ impl Texas42State {
 }
 
 impl GameState for Texas42State {
+    type View = Texas42View;
+    fn view(&self, seat: usize) -> Texas42View {
+        self.seat_view(seat)
+    }
     #[inline]
     fn current_seat(&self) -> Option<usize> {
         (!self.is_terminal()).then_some(self.hand.to_move as usize)
@@ -256,5 +273,37 @@ impl GameState for Texas42State {
     }
     fn observe(&self, seat: usize, out: &mut [f32]) {
         observe::write(self, seat, out)
+    }
+    fn seat_hands(&self) -> [DominoSet; 4] {
+        self.hand.hands
+    }
+    fn finished_deal(&self) -> Option<DealOutcome> {
+        let h = self.previous.as_ref().or(self.hand.is_done().then_some(&self.hand))?;
+        let award = h.award();
+        let score = [award[0] as f64, award[1] as f64, 0.0, 0.0];
+        let share = |me: f64, them: f64| {
+            if me > them {
+                1.0
+            } else if me == them {
+                0.5
+            } else {
+                0.0
+            }
+        };
+        let contract = match h.outcome {
+            Some(Outcome::Settled { made }) => {
+                Some(Contract { side: team(h.bidder), made, bid_points: bid_value(h.high_bid as Action) })
+            }
+            _ => None,
+        };
+        Some(DealOutcome {
+            score,
+            win: [share(score[0], score[1]), share(score[1], score[0]), 0.0, 0.0],
+            points: Some([h.points[0] as f64, h.points[1] as f64, 0.0, 0.0]),
+            contract,
+        })
+    }
+    fn winning_side(&self) -> Option<usize> {
+        self.winner.map(usize::from)
     }
 }

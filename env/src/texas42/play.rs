@@ -1,4 +1,4 @@
-//! The play phase: suits, following and trick-winning, exactly as RULES.md.
+//! The play phase: suits, following and trick-winning, exactly as docs/rules.md.
 //!
 //! Each declaration gets a static [`SuitTable`]: the suit a led domino calls, the
 //! dominoes that belong to each suit (and so must follow it), and every domino's

@@ -6,8 +6,10 @@ use crate::action::{NAMES_42, PASS};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
 use crate::game::{Action, Episode, GameState};
-use crate::record::RecordError;
-use crate::record::{apply_named, check_keys, domino_names, get_actions, get_u64, legal_names, parse_hands, step_json};
+
+use crate::record::json::{
+    apply_named, check_keys, domino_names, get_actions, get_u64, legal_names, parse_hands, step_json, RecordError,
+};
 use crate::rules::{Scoring, Texas42Rules};
 use serde_json::{json, Map, Value};
 

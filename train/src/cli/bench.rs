@@ -1,9 +1,9 @@
 //! `bones bench`: engine speed on this machine.
 
-use super::{GameArgs, GameName};
-use anyhow::{ensure, Result};
+use super::{usage, GameArgs};
+use anyhow::Result;
 use bones_env::bench::{random_play, vec_env_steps};
-use bones_env::{Doubles, Game, Texas42};
+use bones_env::{Game, GameVisitor};
 use serde_json::json;
 
 #[derive(clap::Args, Debug)]
@@ -25,12 +25,25 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: BenchArgs) -> Result<i32> {
-    ensure!(args.seconds > 0.0 && args.seconds.is_finite(), "--seconds must be a positive number");
+    if !(args.seconds > 0.0 && args.seconds.is_finite()) {
+        return Err(usage("--seconds must be a positive number").into());
+    }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    ensure!(threads >= 1, "--threads must be at least 1");
-    match args.game.game {
-        GameName::Texas42 => bench(Texas42::new(args.game.texas42_rules()?), &args, threads),
-        GameName::Doubles => bench(Doubles::new(args.game.doubles_rules()?), &args, threads),
+    if threads == 0 {
+        return Err(usage("--threads must be at least 1").into());
+    }
+    args.game.game()?.visit(Bench { args: &args, threads })
+}
+
+struct Bench<'a> {
+    args: &'a BenchArgs,
+    threads: usize,
+}
+
+impl GameVisitor for Bench<'_> {
+    type Output = Result<i32>;
+    fn visit<G: Game>(self, game: G) -> Result<i32> {
+        bench(game, self.args, self.threads)
     }
 }
 

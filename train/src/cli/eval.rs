@@ -1,24 +1,15 @@
 //! `bones eval`: agent A against agent B on duplicate deals (or a round-robin
 //! ladder), with confidence intervals and Elo.
 
+use super::GameArgs;
 use anyhow::{Context, Result};
-use bones_agents::agent::VALID_SPECS;
 use bones_agents::arena::{self, Amount, Contracts, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::spec::VALID_SPECS;
 use bones_agents::AgentSpec;
-use bones_env::rules::{parse_rules_arg, DoublesRules};
-use bones_env::{Doubles, Texas42, Texas42Rules};
-use clap::ValueEnum;
+use bones_env::{Game, GameVisitor, GAMES};
+use bones_train::policy_agent::factory;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
-
-/// The games `eval` plays.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EvalGame {
-    /// Texas 42 (duplicate: each deal played twice, teams swapping seats).
-    Texas42,
-    /// Doubles (A in one seat, B in the others, A's seat rotating over each deal).
-    Doubles,
-}
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
@@ -36,12 +27,10 @@ pub struct EvalArgs {
     /// Round robin over two or more agents, with a rating table.
     #[arg(long, value_name = "A,B,C")]
     pub ladder: Option<String>,
-    /// The game.
-    #[arg(long, value_enum, default_value = "texas42")]
-    pub game: EvalGame,
-    /// Players (Doubles: 2, 3 or 4; overrides `players` in --rules).
-    #[arg(long)]
-    pub players: Option<u8>,
+    /// The game (Texas 42: each deal played twice, teams swapping seats; Doubles: A in
+    /// one seat, B in the others, A's seat rotating over each deal), rules and players.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Whole games to play in total (rounded up to whole duplicate deals) [default: 100].
     #[arg(long, conflicts_with = "hands")]
     pub games: Option<u64>,
@@ -54,67 +43,32 @@ pub struct EvalArgs {
     /// Worker threads (default: all cores); the result does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
-    #[arg(long, default_value = "standard")]
-    pub rules: String,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
 }
 
-/// A game ready to evaluate on.
-enum Table {
-    Texas42(Texas42),
-    Doubles(Doubles),
-}
-
-impl Table {
-    fn name(&self) -> &'static str {
-        match self {
-            Table::Texas42(_) => "texas42",
-            Table::Doubles(_) => "doubles",
-        }
-    }
-    fn seatings(&self) -> u64 {
-        match self {
-            Table::Texas42(_) => 2,
-            Table::Doubles(d) => d.rules.players as u64,
-        }
-    }
-}
-
-/// Bad usage: print and exit 2.
+/// Bad usage: exit 2.
 fn usage(msg: impl std::fmt::Display) -> Result<i32> {
-    eprintln!("error: {msg}");
-    Ok(2)
+    Err(super::usage(msg).into())
 }
 
 pub fn run(args: EvalArgs) -> Result<i32> {
-    let table = match args.game {
-        EvalGame::Texas42 => {
-            if args.players.is_some_and(|p| p != 4) {
-                return usage("--players applies to Doubles; Texas 42 has four players");
-            }
-            let rules = match parse_rules_arg(&args.rules).and_then(|v| Texas42Rules::from_json(&v)) {
-                Ok(r) => r,
-                Err(e) => return usage(format!("--rules: {e}")),
-            };
-            Table::Texas42(Texas42::new(rules))
-        }
-        EvalGame::Doubles => {
-            let mut v = match parse_rules_arg(&args.rules) {
-                Ok(v) => v,
-                Err(e) => return usage(format!("--rules: {e}")),
-            };
-            if let (Some(p), Some(obj)) = (args.players, v.as_object_mut()) {
-                obj.insert("players".into(), json!(p));
-            }
-            match DoublesRules::from_json(&v) {
-                Ok(r) => Table::Doubles(Doubles::new(r)),
-                Err(e) => return usage(format!("--rules/--players: {e}")),
-            }
-        }
-    };
+    args.game.game()?.visit(Eval { args: &args })
+}
+
+struct Eval<'a> {
+    args: &'a EvalArgs,
+}
+
+impl GameVisitor for Eval<'_> {
+    type Output = Result<i32>;
+    fn visit<G: Game>(self, game: G) -> Result<i32> {
+        eval(&game, self.args)
+    }
+}
+
+fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
     let amount = match (args.games, args.hands) {
         (_, Some(0)) | (Some(0), _) => return usage("--games/--hands must be at least 1"),
         (_, Some(h)) => Amount::Hands(h),
@@ -131,12 +85,9 @@ pub fn run(args: EvalArgs) -> Result<i32> {
         Err(e) => return usage(e),
     };
     // Check every spec against the game before playing anything.
+    let factory = factory();
     for s in &specs {
-        let ok = match &table {
-            Table::Texas42(_) => s.texas42().map(|_| ()),
-            Table::Doubles(_) => s.doubles().map(|_| ()),
-        };
-        if let Err(e) = ok {
+        if let Err(e) = factory.build(s, game) {
             return usage(e);
         }
     }
@@ -146,16 +97,16 @@ pub fn run(args: EvalArgs) -> Result<i32> {
             return usage("--ladder needs at least two agents");
         }
         let pairs = (specs.len() * (specs.len() - 1) / 2) as u64;
-        let bar = progress_bar(&table, amount, pairs, args.json);
-        let ladder = arena::ladder(&specs, |a, b| eval_pair(&table, [a, b], &opts, &bar))?;
+        let bar = progress_bar(game, amount, pairs, args.json);
+        let ladder = arena::ladder(&specs, |a, b| eval_pair(game, [a, b], &opts, &bar))?;
         bar.finish_and_clear();
-        print_ladder(&table, &ladder, &args);
+        print_ladder(game.name(), &ladder, args);
     } else {
         if specs.len() != 2 {
             return usage(format!("--agents needs exactly two specs `A,B`, got {}", specs.len()));
         }
-        let bar = progress_bar(&table, amount, 1, args.json);
-        let report = eval_pair(&table, [&specs[0], &specs[1]], &opts, &bar)?;
+        let bar = progress_bar(game, amount, 1, args.json);
+        let report = eval_pair(game, [&specs[0], &specs[1]], &opts, &bar)?;
         bar.finish_and_clear();
         if args.json {
             println!("{}", report_json(&report, args.seed));
@@ -166,15 +117,16 @@ pub fn run(args: EvalArgs) -> Result<i32> {
     Ok(0)
 }
 
-fn progress_bar(table: &Table, amount: Amount, pairs: u64, hidden: bool) -> ProgressBar {
+fn progress_bar<G: Game>(game: &G, amount: Amount, pairs: u64, hidden: bool) -> ProgressBar {
     if hidden {
         return ProgressBar::hidden();
     }
     let (n, unit) = match amount {
-        Amount::Games(n) => (n, "games"),
-        Amount::Hands(n) => (n, if table.name() == "doubles" { "rounds" } else { "hands" }),
+        Amount::Games(n) => (n, "games".to_string()),
+        Amount::Hands(n) => (n, format!("{}s", deal_name(game.name()))),
     };
-    let per_pair = n.div_ceil(table.seatings()) * table.seatings();
+    let seatings = game.num_sides() as u64;
+    let per_pair = n.div_ceil(seatings) * seatings;
     let bar = ProgressBar::new(per_pair * pairs);
     bar.set_style(
         ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{eta}})"))
@@ -184,13 +136,15 @@ fn progress_bar(table: &Table, amount: Amount, pairs: u64, hidden: bool) -> Prog
     bar
 }
 
-fn eval_pair(table: &Table, specs: [&AgentSpec; 2], opts: &EvalOptions, bar: &ProgressBar) -> Result<EvalReport> {
+fn eval_pair<G: Game>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions, bar: &ProgressBar) -> Result<EvalReport> {
     let progress = |n: u64| bar.inc(n);
-    let r = match table {
-        Table::Texas42(g) => arena::eval_texas42(g, specs, opts, &progress),
-        Table::Doubles(g) => arena::eval_doubles(g, specs, opts, &progress),
-    };
-    r.with_context(|| format!("evaluating {} against {}", specs[0], specs[1]))
+    arena::evaluate(game, specs, &factory(), opts, &progress)
+        .with_context(|| format!("evaluating {} against {}", specs[0], specs[1]))
+}
+
+/// What a deal of the game is called (`hand`, `round`).
+fn deal_name(game: &str) -> &'static str {
+    GAMES.iter().find(|g| g.name == game).map_or("hand", |g| g.deal)
 }
 
 /// A float for JSON, rounded to 6 significant decimals; NaN becomes null.
@@ -253,12 +207,7 @@ fn print_report(r: &EvalReport, seed: u64) {
     if r.games > 0 {
         println!("played            {} games, {} hands, {} duplicate deals", r.games, r.hands, r.deals);
     } else {
-        println!(
-            "played            {} {}, {} duplicate deals",
-            r.hands,
-            if r.game == "doubles" { "rounds" } else { "hands" },
-            r.deals
-        );
+        println!("played            {} {}s, {} duplicate deals", r.hands, deal_name(r.game), r.deals);
     }
     println!(
         "A win rate        {:.3}  [{:.3}, {:.3}]  ({} of {} {}s)",
@@ -295,15 +244,15 @@ fn print_report(r: &EvalReport, seed: u64) {
     );
 }
 
-fn print_ladder(table: &Table, l: &Ladder, args: &EvalArgs) {
+fn print_ladder(game: &str, l: &Ladder, args: &EvalArgs) {
     if args.json {
         let ratings: Vec<Value> =
             l.agents.iter().zip(&l.ratings).map(|(a, r)| json!({"agent": a, "elo": num(r.round())})).collect();
         let pairs: Vec<Value> = l.pairs.iter().map(|(_, _, r)| report_json(r, args.seed)).collect();
-        println!("{}", json!({"game": table.name(), "agents": l.agents, "ratings": ratings, "pairs": pairs}));
+        println!("{}", json!({"game": game, "agents": l.agents, "ratings": ratings, "pairs": pairs}));
         return;
     }
-    println!("ladder: {}, seed {}", table.name(), args.seed);
+    println!("ladder: {game}, seed {}", args.seed);
     let mut order: Vec<usize> = (0..l.agents.len()).collect();
     order.sort_by(|&a, &b| l.ratings[b].total_cmp(&l.ratings[a]));
     let width = l.agents.iter().map(|a| a.len()).max().unwrap_or(5).max(5);

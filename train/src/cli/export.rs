@@ -2,10 +2,9 @@
 //! weights, model.json) for other front ends.
 
 use anyhow::{Context, Result};
-use bones_env::rules::{parse_rules_arg, DoublesRules};
-use bones_env::{Doubles, Texas42, Texas42Rules};
+use bones_env::{Game, GameVisitor};
 use bones_train::checkpoint;
-use bones_train::export::{export, ExportOptions};
+use bones_train::export::{export, ExportError, ExportOptions, ExportSummary};
 use bones_train::policy_agent::resolve;
 use std::path::PathBuf;
 
@@ -29,22 +28,25 @@ pub struct ExportArgs {
     pub seed: u64,
 }
 
+struct Export<'a> {
+    dir: &'a std::path::Path,
+    out: &'a std::path::Path,
+    opts: &'a ExportOptions,
+}
+
+impl GameVisitor for Export<'_> {
+    type Output = Result<ExportSummary, ExportError>;
+    fn visit<G: Game>(self, game: G) -> Self::Output {
+        export(&game, game.rules_json(), self.dir, self.out, self.opts)
+    }
+}
+
 pub fn run(args: ExportArgs) -> Result<i32> {
     let dir = resolve(&args.checkpoint).map_err(anyhow::Error::msg)?;
     let cfg = checkpoint::read_config(&dir)?;
-    let rules = parse_rules_arg(&cfg.rules).context("the checkpoint's `rules`")?;
+    let game = cfg.game().with_context(|| format!("the checkpoint's config in {}", dir.display()))?;
     let opts = ExportOptions { evaluations: args.evaluations, parity_samples: args.parity_samples, seed: args.seed };
-    let summary = match cfg.game.as_str() {
-        "texas42" => {
-            let rules = Texas42Rules::from_json(&rules).context("the checkpoint's `rules`")?;
-            export(&Texas42::new(rules), rules.to_json(), &dir, &args.out, &opts)?
-        }
-        _ => {
-            let mut rules = DoublesRules::from_json(&rules).context("the checkpoint's `rules`")?;
-            rules.players = cfg.players;
-            export(&Doubles::new(rules), rules.to_json(), &dir, &args.out, &opts)?
-        }
-    };
+    let summary = game.visit(Export { dir: &dir, out: &args.out, opts: &opts })?;
     println!("exported {}", summary.checkpoint.display());
     for f in &summary.files {
         println!("  {}", f.display());

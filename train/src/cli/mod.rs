@@ -9,11 +9,10 @@ mod replay;
 mod serve;
 mod train;
 
-use anyhow::{ensure, Context, Result};
-use bones_env::rules::parse_rules_arg;
-use bones_env::rules::DoublesRules;
-use bones_env::Texas42Rules;
-use clap::{Parser, Subcommand, ValueEnum};
+use anyhow::Result;
+use bones_env::{AnyGame, GameError, GAMES};
+use clap::builder::PossibleValuesParser;
+use clap::{Parser, Subcommand};
 
 /// Bones: Texas 42 and Doubles as a reinforcement-learning playground.
 #[derive(Parser, Debug)]
@@ -41,46 +40,45 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// The games.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameName {
-    /// Texas 42 (four players, two partnerships).
-    Texas42,
-    /// Doubles (the draw game; 2-4 players, every double a spinner).
-    Doubles,
-}
-
 /// Game and rules flags shared by commands.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GameArgs {
-    /// The game.
-    #[arg(long, value_enum, default_value = "texas42")]
-    pub game: GameName,
+    /// The game: `texas42` (four players, two partnerships) or `doubles` (the
+    /// draw game, 2-4 players).
+    #[arg(long, default_value = "texas42", value_parser = PossibleValuesParser::new(GAMES.map(|g| g.name)))]
+    pub game: String,
     /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
     #[arg(long, default_value = "standard")]
     pub rules: String,
-    /// Players (Doubles: 2, 3 or 4; default 4).
+    /// Players (Doubles: 2, 3 or 4, default 4; overrides `players` in --rules).
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
     pub players: Option<u8>,
 }
 
 impl GameArgs {
-    /// The Texas 42 rules given by `--rules`.
-    pub fn texas42_rules(&self) -> Result<Texas42Rules> {
-        ensure!(self.players.is_none_or(|p| p == 4), "--players: Texas 42 is played by 4");
-        let v = parse_rules_arg(&self.rules).context("--rules")?;
-        Texas42Rules::from_json(&v).context("--rules")
+    /// The game, rules and player count these flags name (a usage error
+    /// otherwise).
+    pub fn game(&self) -> Result<AnyGame> {
+        AnyGame::from_rules_text(&self.game, &self.rules, self.players.map(usize::from)).map_err(|e| {
+            let flag = match e {
+                GameError::Rules { .. } => "--rules",
+                GameError::Players { .. } => "--players",
+                GameError::Unknown(_) => "--game",
+            };
+            usage(format!("{flag}: {e}")).into()
+        })
     }
+}
 
-    /// The Doubles rules given by `--rules` and `--players`.
-    pub fn doubles_rules(&self) -> Result<DoublesRules> {
-        let v = parse_rules_arg(&self.rules).context("--rules")?;
-        let mut rules = DoublesRules::from_json(&v).context("--rules")?;
-        if let Some(p) = self.players {
-            rules.players = p;
-        }
-        Ok(rules)
-    }
+/// A mistake in the command line: `bones` prints it and exits with status 2,
+/// the same in every subcommand.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
+
+/// A usage error from any message.
+pub fn usage(msg: impl std::fmt::Display) -> Usage {
+    Usage(msg.to_string())
 }
 
 /// Runs a parsed command; returns the process exit status.

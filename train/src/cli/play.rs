@@ -5,12 +5,13 @@
 //! that `bones replay FILE` reads.
 
 use super::play_view::{DoublesScreen, Screen, StateOf, Texas42Screen};
-use super::{GameArgs, GameName};
+use super::GameArgs;
 use anyhow::{anyhow, Result};
-use bones_agents::agent::VALID_SPECS;
-use bones_agents::{Agent, AgentRng, AgentSpec, SpecError, ViewState};
+use bones_agents::spec::VALID_SPECS;
+use bones_agents::{Agent, AgentRng, AgentSpec, SpecError, ViewOf};
 use bones_env::rules::DoublesRules;
-use bones_env::{Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
+use bones_env::{AnyGame, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
+use bones_train::policy_agent::factory;
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
 use std::io::{BufRead, Write};
@@ -44,17 +45,17 @@ pub struct PlayArgs {
     pub save: Option<PathBuf>,
 }
 
-/// Bad usage: print and exit 2.
+/// Bad usage: exit 2.
 fn usage(msg: impl std::fmt::Display) -> Result<i32> {
-    eprintln!("error: {msg}");
-    Ok(2)
+    Err(super::usage(msg).into())
 }
 
 pub fn run(args: PlayArgs) -> Result<i32> {
     let seed = args.seed.unwrap_or_else(clock_seed);
-    match args.game.game {
-        GameName::Texas42 => play_texas42(&args, seed),
-        GameName::Doubles => play_doubles(&args, seed),
+    // The terminal screens are written per game.
+    match args.game.game()? {
+        AnyGame::Texas42(game) => play_texas42(&args, game, seed),
+        AnyGame::Doubles(game) => play_doubles(&args, game, seed),
     }
 }
 
@@ -131,11 +132,8 @@ fn rules_name(rules: &Texas42Rules) -> String {
     }
 }
 
-fn play_texas42(args: &PlayArgs, seed: u64) -> Result<i32> {
-    let rules = match args.game.texas42_rules() {
-        Ok(r) => r,
-        Err(e) => return usage(format!("{e:#}")),
-    };
+fn play_texas42(args: &PlayArgs, game: Texas42, seed: u64) -> Result<i32> {
+    let rules = game.rules;
     if args.seat > 3 {
         return usage(format!("--seat {}: Texas 42 seats are 0..3", args.seat));
     }
@@ -150,7 +148,7 @@ fn play_texas42(args: &PlayArgs, seed: u64) -> Result<i32> {
     for seat in (0..4u8).filter(|&s| s != human) {
         let which = usize::from((seat + 4 - human) % 2 == 1); // 0: partner, 1: opponent
         let (spec, default) = &specs[which];
-        match build_bot(spec, *default, |s| s.texas42()) {
+        match build_bot(spec, *default, |s| factory().build(s, &game)) {
             Ok((bot, used)) => {
                 bots[seat as usize] = Some(bot);
                 names[which] = used.to_string();
@@ -158,7 +156,6 @@ fn play_texas42(args: &PlayArgs, seed: u64) -> Result<i32> {
             Err(e) => return usage(if which == 0 { format!("--partner: {e}") } else { format!("--opponents: {e}") }),
         }
     }
-    let game = Texas42::new(rules);
     let state = game.from_seed(0, seed, Episode::Game);
     let record = move |actions: &[String]| {
         let mut r = Map::new();
@@ -186,14 +183,11 @@ fn play_texas42(args: &PlayArgs, seed: u64) -> Result<i32> {
     play_loop(&screen, state, bots, seed, &intro, record, args.save.as_deref())
 }
 
-fn play_doubles(args: &PlayArgs, seed: u64) -> Result<i32> {
+fn play_doubles(args: &PlayArgs, game: Doubles, seed: u64) -> Result<i32> {
     if args.partner.is_some() {
         return usage("--partner: Doubles has no partners; --opponents sets every other seat");
     }
-    let rules: DoublesRules = match args.game.doubles_rules() {
-        Ok(r) => r,
-        Err(e) => return usage(format!("{e:#}")),
-    };
+    let rules: DoublesRules = game.rules;
     let players = rules.players;
     if args.seat >= players {
         return usage(format!("--seat {}: with {players} players the seats are 0..{}", args.seat, players - 1));
@@ -206,7 +200,7 @@ fn play_doubles(args: &PlayArgs, seed: u64) -> Result<i32> {
     let mut bots: Vec<Option<Box<dyn Agent<_>>>> = (0..players).map(|_| None).collect();
     let mut name = String::new();
     for seat in (0..players).filter(|&s| s != human) {
-        match build_bot(&spec, default, |s| s.doubles()) {
+        match build_bot(&spec, default, |s| factory().build(s, &game)) {
             Ok((bot, used)) => {
                 bots[seat as usize] = Some(bot);
                 name = used.to_string();
@@ -214,7 +208,6 @@ fn play_doubles(args: &PlayArgs, seed: u64) -> Result<i32> {
             Err(e) => return usage(format!("--opponents: {e}")),
         }
     }
-    let game = Doubles::new(rules);
     let state = game.new_state(seed, Episode::Game);
     let record = move |actions: &[String]| {
         let mut r = Map::new();
@@ -317,15 +310,12 @@ type Bots<V> = Vec<Option<Box<dyn Agent<V>>>>;
 fn play_loop<S: Screen>(
     screen: &S,
     mut state: StateOf<S>,
-    mut bots: Bots<<StateOf<S> as ViewState>::View>,
+    mut bots: Bots<ViewOf<S::Game>>,
     seed: u64,
     intro: &str,
     record: impl Fn(&[String]) -> Value,
     save_to: Option<&Path>,
-) -> Result<i32>
-where
-    StateOf<S>: ViewState,
-{
+) -> Result<i32> {
     // Writing the empty record first checks the path before anyone plays.
     if let Err(e) = save(save_to, &record(&[])) {
         return usage(e);

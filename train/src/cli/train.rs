@@ -1,11 +1,11 @@
 //! `bones train`: PPO self-play from a config preset or file.
 
+use super::usage;
 use anyhow::{bail, Context, Result};
-use bones_env::rules::{parse_rules_arg, DoublesRules};
-use bones_env::{Doubles, Texas42, Texas42Rules};
+use bones_env::{Game, GameVisitor, GAMES};
 use bones_train::checkpoint::RunState;
-use bones_train::training::Progress;
-use bones_train::{train, TrainConfig};
+use bones_train::training::{Progress, Summary};
+use bones_train::{train, TrainConfig, TrainError};
 use burn::prelude::Device;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -36,7 +36,7 @@ pub struct TrainArgs {
     #[arg(long, value_enum, default_value = "cpu")]
     pub device: DeviceName,
     /// Override the config's game.
-    #[arg(long, value_parser = ["texas42", "doubles"])]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(GAMES.map(|g| g.name)))]
     pub game: Option<String>,
     /// Override the config's Doubles player count.
     #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
@@ -77,6 +77,21 @@ impl Progress for Bar {
     }
 }
 
+struct Train<'a> {
+    cfg: &'a TrainConfig,
+    out: &'a std::path::Path,
+    resume: bool,
+    device: Device,
+    progress: &'a mut Bar,
+}
+
+impl GameVisitor for Train<'_> {
+    type Output = Result<Summary, TrainError>;
+    fn visit<G: Game>(self, game: G) -> Self::Output {
+        train(game, self.cfg, self.out, self.resume, self.device, self.progress)
+    }
+}
+
 pub fn run(args: TrainArgs) -> Result<i32> {
     let mut cfg = TrainConfig::load(&args.config)?;
     if let Some(g) = args.game {
@@ -91,7 +106,8 @@ pub fn run(args: TrainArgs) -> Result<i32> {
     if let Some(s) = args.seed {
         cfg.seed = s;
     }
-    cfg.validate().map_err(anyhow::Error::msg).context("config")?;
+    cfg.validate().map_err(|e| usage(format!("config: {e}")))?;
+    let game = cfg.game().map_err(|e| usage(format!("config: {e}")))?;
     let name = std::path::Path::new(&args.config).file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
     let out = args.out.unwrap_or_else(|| PathBuf::from("runs").join(name));
     let dev = device(args.device)?;
@@ -102,18 +118,9 @@ pub fn run(args: TrainArgs) -> Result<i32> {
             .progress_chars("=> "),
     );
     let mut progress = Bar(bar);
-    let rules = parse_rules_arg(&cfg.rules).context("config `rules`")?;
-    let summary = match cfg.game.as_str() {
-        "texas42" => {
-            let game = Texas42::new(Texas42Rules::from_json(&rules).context("config `rules`")?);
-            train(game, &cfg, &out, args.resume, dev, &mut progress)?
-        }
-        _ => {
-            let mut r = DoublesRules::from_json(&rules).context("config `rules`")?;
-            r.players = cfg.players;
-            train(Doubles::new(r), &cfg, &out, args.resume, dev, &mut progress)?
-        }
-    };
+    let summary = game
+        .visit(Train { cfg: &cfg, out: &out, resume: args.resume, device: dev, progress: &mut progress })
+        .with_context(|| format!("training into {}", out.display()))?;
     progress.0.finish();
     println!(
         "trained {} hands in {} updates ({:.0} decisions/s, {:.0} hands/hour); checkpoint {}",

@@ -1,18 +1,8 @@
-//! Game records (JSON lines) and replay: validate a record, run its actions,
-//! and annotate it with a `result` (or an `error`), as DESIGN.md specifies.
-//!
-//! ```
-//! let line = r#"{"game":"texas42","seed":1,"actions":["pass","30"]}"#;
-//! let (out, ok) = bones_env::record::replay_line(line, 1);
-//! assert!(ok);
-//! assert_eq!(out["result"]["done"], false);
-//! assert_eq!(out["result"]["next"]["seat"], 3);
-//! ```
+//! The pieces of record handling that every game's record format uses: the
+//! error a replay reports, and readers and writers of record JSON.
 
 use crate::domino::{Domino, DominoSet};
-use crate::doubles::{Doubles, DoublesState};
 use crate::game::{Action, Game, GameState};
-use crate::texas42::{Texas42, Texas42State};
 use serde_json::{json, Map, Value};
 
 /// Why a record failed; becomes the `error` object of the replay output.
@@ -39,89 +29,6 @@ impl RecordError {
     pub fn to_json(&self, line: usize) -> Value {
         json!({ "line": line, "index": self.index, "action": self.action,
                 "message": self.message, "legal": self.legal })
-    }
-}
-
-/// Replays one input line. Returns the output object (the record with `result`,
-/// or with `error`) and whether it succeeded.
-pub fn replay_line(line: &str, line_no: usize) -> (Value, bool) {
-    let parsed: Result<Value, _> = serde_json::from_str(line);
-    let mut record = match parsed {
-        Ok(Value::Object(m)) => m,
-        Ok(other) => {
-            let e = RecordError::record(format!("a record must be a JSON object, got {}", kind(&other)));
-            return (json!({ "error": e.to_json(line_no) }), false);
-        }
-        Err(err) => {
-            let e = RecordError::record(format!("malformed JSON: {err}; expected one record (a JSON object) per line"));
-            return (json!({ "error": e.to_json(line_no) }), false);
-        }
-    };
-    match run(&mut record) {
-        Ok((_, result)) => {
-            record.insert("result".into(), result);
-            (Value::Object(record), true)
-        }
-        Err(e) => {
-            record.insert("error".into(), e.to_json(line_no));
-            (Value::Object(record), false)
-        }
-    }
-}
-
-/// A record's game and its state after the record's actions.
-#[derive(Clone, Debug)]
-pub enum RecordState {
-    /// A Texas 42 record (the game carries the record's rules and first dealer).
-    Texas42 {
-        /// The game.
-        game: Texas42,
-        /// The state after the record's actions.
-        state: Texas42State,
-    },
-    /// A Doubles record (the game carries the record's rules and players).
-    Doubles {
-        /// The game.
-        game: Doubles,
-        /// The state after the record's actions.
-        state: DoublesState,
-    },
-}
-
-/// Validates a record (a JSON object, as `bones replay` reads it) and runs its
-/// actions: the game and the state after them, for a front end or a bot that
-/// continues the game. Fails exactly where `replay_line` reports an `error`.
-///
-/// ```
-/// use bones_env::record::{load_record, RecordState};
-/// use bones_env::GameState;
-/// let record = serde_json::json!({"game":"texas42","seed":1,"actions":["pass","30"]});
-/// let RecordState::Texas42 { state, .. } = load_record(&record).unwrap() else { panic!() };
-/// assert_eq!(state.current_seat(), Some(3));
-/// ```
-pub fn load_record(record: &Value) -> Result<RecordState, RecordError> {
-    let mut record = match record {
-        Value::Object(m) => m.clone(),
-        other => return Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
-    };
-    run(&mut record).map(|(state, _)| state)
-}
-
-/// Replays a record object (dropping its annotations): its game and final state,
-/// and the `result` object.
-fn run(record: &mut Map<String, Value>) -> Result<(RecordState, Value), RecordError> {
-    record.remove("result");
-    record.remove("error");
-    match record.get("game").and_then(Value::as_str) {
-        Some("texas42") => crate::texas42::record::replay(record)
-            .map(|(game, state, result)| (RecordState::Texas42 { game, state }, result)),
-        Some("doubles") => crate::doubles::record::replay(record)
-            .map(|(game, state, result)| (RecordState::Doubles { game, state }, result)),
-        Some(other) => Err(RecordError::record(format!("unknown game `{other}`: expected `texas42` or `doubles`"))),
-        None => match record.get("game") {
-            Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected \"texas42\" or \"doubles\""))),
-            None => Err(RecordError::record("missing `game`: expected \"game\":\"texas42\" or \"game\":\"doubles\"")),
-        },
     }
 }
 

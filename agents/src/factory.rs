@@ -1,0 +1,145 @@
+//! Building the agent of a spec for a game.
+//!
+//! `random` and `model:PATH` play every game: the first picks among the legal
+//! actions, the second is a trained policy fed the seat's observation. The
+//! agents written for one game (`heuristic`, `highest`, `pimc`) are found by
+//! the game's type in [`game_agent`], the one place here that knows which game
+//! has which of them; a game without any gets a clear [`SpecError::WrongGame`].
+//!
+//! Trained policies come from a [`PolicyLoader`] that the caller passes in (the
+//! trainer crate has the network library; this crate does not): an
+//! [`AgentFactory`] without one refuses `model:PATH` with a message that says so.
+//!
+//! ```
+//! use bones_agents::{AgentFactory, AgentSpec};
+//! use bones_env::{Texas42, Texas42Rules};
+//!
+//! let game = Texas42::new(Texas42Rules::STANDARD);
+//! let factory = AgentFactory::new();
+//! assert!(factory.build(&AgentSpec::Heuristic, &game).is_ok());
+//! let e = factory.build(&AgentSpec::Highest, &game).err().unwrap();
+//! assert!(e.to_string().contains("Doubles"));
+//! ```
+
+use std::any::Any;
+use std::path::Path;
+
+use crate::agent::{Agent, AgentRng};
+use crate::heuristic::{DoublesHeuristic, HighestAgent, Texas42Heuristic};
+use crate::pimc::PimcAgent;
+use crate::random::RandomAgent;
+use crate::spec::{AgentSpec, SpecError};
+use bones_env::{Action, ActionMask, Doubles, DoublesView, Game, GameState, SeatView, Texas42, Texas42View};
+
+/// The seat-view type of a game's states.
+pub type ViewOf<G> = <<G as Game>::State as GameState>::View;
+
+/// A trained policy for one game's encoding: it decides from an observation
+/// vector and the legal actions.
+pub trait Policy: Send {
+    /// Chooses a legal action for observation `obs`.
+    fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action;
+}
+
+/// Loads trained policies for `model:PATH` specs.
+pub trait PolicyLoader: Sync {
+    /// The policy at `path`, which must have been trained for `game` with that
+    /// observation length and action count; the reason when it cannot be loaded.
+    fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String>;
+}
+
+/// A policy acting for a seat: it writes the seat view's observation and asks
+/// the policy.
+pub struct ObservingAgent {
+    policy: Box<dyn Policy>,
+    obs: Vec<f32>,
+}
+
+impl ObservingAgent {
+    /// `policy` for observations of `obs_len` floats.
+    pub fn new(policy: Box<dyn Policy>, obs_len: usize) -> ObservingAgent {
+        ObservingAgent { policy, obs: vec![0.0; obs_len] }
+    }
+}
+
+impl<V: SeatView> Agent<V> for ObservingAgent {
+    fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
+        view.observe(&mut self.obs);
+        self.policy.decide(&self.obs, view.legal(), rng)
+    }
+}
+
+/// Builds agents from specs; `model:PATH` goes through the loader it was given.
+#[derive(Clone, Copy, Default)]
+pub struct AgentFactory<'a> {
+    models: Option<&'a dyn PolicyLoader>,
+}
+
+impl std::fmt::Debug for AgentFactory<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgentFactory").field("loads_models", &self.models.is_some()).finish()
+    }
+}
+
+const NO_LOADER: &str = "this program cannot load trained policies (the `bones` binary and the Python package can)";
+
+impl<'a> AgentFactory<'a> {
+    /// A factory for every spec but `model:PATH`.
+    pub fn new() -> AgentFactory<'static> {
+        AgentFactory { models: None }
+    }
+
+    /// A factory that loads `model:PATH` policies with `loader`.
+    pub fn with_models(loader: &'a dyn PolicyLoader) -> AgentFactory<'a> {
+        AgentFactory { models: Some(loader) }
+    }
+
+    /// The agent of `spec` for `game`, or why there is none.
+    pub fn build<G: Game>(&self, spec: &AgentSpec, game: &G) -> Result<Box<dyn Agent<ViewOf<G>>>, SpecError> {
+        match spec {
+            AgentSpec::Random => Ok(Box::new(RandomAgent)),
+            AgentSpec::Model { path } => {
+                let loader =
+                    self.models.ok_or_else(|| SpecError::NotAvailable { spec: spec.to_string(), reason: NO_LOADER })?;
+                let policy = loader
+                    .load(path, game.name(), game.obs_len(), game.num_actions())
+                    .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
+                Ok(Box::new(ObservingAgent::new(policy, game.obs_len())))
+            }
+            _ => game_agent(spec, game),
+        }
+    }
+}
+
+/// The agents written for one game, looked up by the game's type.
+fn game_agent<G: Game>(spec: &AgentSpec, game: &G) -> Result<Box<dyn Agent<ViewOf<G>>>, SpecError> {
+    let wrong =
+        |reason: &str| SpecError::WrongGame { spec: spec.to_string(), game: game.name(), reason: reason.into() };
+    let any: &dyn Any = game;
+    if any.is::<Texas42>() {
+        let agent: Box<dyn Agent<Texas42View>> = match spec {
+            AgentSpec::Heuristic => Box::new(Texas42Heuristic::default()),
+            AgentSpec::Pimc { worlds } => Box::new(PimcAgent::new(*worlds)),
+            _ => {
+                return Err(wrong("`highest` is the Doubles baseline (highest pip total); use `random` or `heuristic`"))
+            }
+        };
+        return Ok(cast(agent));
+    }
+    if any.is::<Doubles>() {
+        let agent: Box<dyn Agent<DoublesView>> = match spec {
+            AgentSpec::Heuristic => Box::new(DoublesHeuristic::default()),
+            AgentSpec::Highest => Box::new(HighestAgent),
+            _ => return Err(wrong("PIMC search is built for Texas 42 only; use `heuristic`, `highest` or `random`")),
+        };
+        return Ok(cast(agent));
+    }
+    Err(wrong("only `random` and `model:PATH` play every game"))
+}
+
+/// The same agent typed by the view of the game it was built for (`W` is `V`:
+/// the caller checked the game's type).
+fn cast<V: 'static, W: 'static>(agent: Box<dyn Agent<V>>) -> Box<dyn Agent<W>> {
+    let boxed: Box<dyn Any> = Box::new(agent);
+    *boxed.downcast::<Box<dyn Agent<W>>>().expect("the view of the game whose type was checked")
+}

@@ -1,0 +1,345 @@
+//! The registry of games: the one place that knows which games Bones has.
+//!
+//! Every tool (the CLI's commands, the trainer, the arena, the bot server, the
+//! record replayer) names a game by its registry name and reaches the concrete
+//! game through [`AnyGame`]: static facts directly, and generic code through
+//! [`AnyGame::visit`], which calls a [`GameVisitor`] with the concrete game so
+//! that hot loops stay monomorphised.
+//!
+//! Adding a game: implement [`Game`] and [`GameState`] for it, add a variant to
+//! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`] and
+//! [`GAMES`]; nothing outside this file dispatches on the game.
+//!
+//! ```
+//! use bones_env::registry::{AnyGame, GameVisitor};
+//! use bones_env::Game;
+//!
+//! let game = AnyGame::new("doubles", Some(&serde_json::json!({"target": 50})), Some(3)).unwrap();
+//! assert_eq!((game.name(), game.num_players()), ("doubles", 3));
+//!
+//! struct FirstActionName;
+//! impl GameVisitor for FirstActionName {
+//!     type Output = String;
+//!     fn visit<G: Game>(self, game: G) -> String {
+//!         game.action_name(0).to_string()
+//!     }
+//! }
+//! assert_eq!(game.visit(FirstActionName), "0-0");
+//! ```
+
+use crate::action::{ActionError, ActionMask};
+use crate::doubles::Doubles;
+use crate::game::{Action, Game};
+use crate::observe::Segment;
+use crate::record::json::RecordError;
+use crate::rules::{parse_rules_arg, DoublesRules, RulesError, Texas42Rules};
+use crate::texas42::{RewardMode, Texas42};
+use serde_json::{Map, Value};
+
+/// One registered game: its name and a line about it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameEntry {
+    /// The registry name (`--game`, a record's `game`, a model's `game`).
+    pub name: &'static str,
+    /// What the game is.
+    pub about: &'static str,
+    /// The player counts it supports.
+    pub players: &'static [usize],
+    /// The player count when none is given.
+    pub default_players: usize,
+    /// What one deal is called (`hand`, `round`).
+    pub deal: &'static str,
+}
+
+/// Every game, in the order tools list them.
+pub const GAMES: [GameEntry; 2] = [
+    GameEntry {
+        name: "texas42",
+        about: "Texas 42: four players in two partnerships; bidding, trump, seven tricks",
+        players: &[4],
+        default_players: 4,
+        deal: "hand",
+    },
+    GameEntry {
+        name: "doubles",
+        about: "Doubles: the draw game for 2-4 players, each for themself; every double a spinner",
+        players: &[2, 3, 4],
+        default_players: 4,
+        deal: "round",
+    },
+];
+
+/// The registry names joined for messages: `texas42`, `doubles`.
+pub fn game_names() -> String {
+    GAMES.iter().map(|g| format!("`{}`", g.name)).collect::<Vec<_>>().join(", ")
+}
+
+/// Why a game could not be built from a name, rules and a player count.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// No game of that name.
+    #[error("unknown game `{0}`: expected one of {names}", names = game_names())]
+    Unknown(String),
+    /// The rules object (or preset) is not valid for the game.
+    #[error("bad rules for {game}: {source}")]
+    Rules {
+        /// The game.
+        game: &'static str,
+        /// What was wrong with the rules.
+        source: RulesError,
+    },
+    /// The game is not played by that many players.
+    #[error("{game} is played by {expected}, not {got} players")]
+    Players {
+        /// The game.
+        game: &'static str,
+        /// Players asked for.
+        got: usize,
+        /// The counts it supports.
+        expected: String,
+    },
+}
+
+/// Generic code run on the concrete game of an [`AnyGame`].
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the concrete game.
+    fn visit<G: Game>(self, game: G) -> Self::Output;
+}
+
+/// Generic code run on a game and a state of it (a record's game and the
+/// state after its actions: [`crate::record::load_record`]).
+pub trait RecordVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs on the concrete game and state.
+    fn visit<G: Game>(self, game: G, state: G::State) -> Self::Output;
+}
+
+/// Replays a record of the game `name` ([`Game::replay_record`]): the
+/// visitor's output on the record's game and final state, and the `result`.
+pub fn replay_record<V: RecordVisitor>(
+    name: &str,
+    record: &mut Map<String, Value>,
+    visitor: V,
+) -> Result<(V::Output, Value), RecordError> {
+    fn run<G: Game, V: RecordVisitor>(
+        record: &mut Map<String, Value>,
+        visitor: V,
+    ) -> Result<(V::Output, Value), RecordError> {
+        let (game, state, result) = G::replay_record(record)?;
+        Ok((visitor.visit(game, state), result))
+    }
+    match name {
+        "texas42" => run::<Texas42, V>(record, visitor),
+        "doubles" => run::<Doubles, V>(record, visitor),
+        other => Err(RecordError::record(format!("unknown game `{other}`: expected one of {}", game_names()))),
+    }
+}
+
+/// A game of the registry, with its rules (and player count).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum AnyGame {
+    /// Texas 42.
+    Texas42(Texas42),
+    /// Doubles.
+    Doubles(Doubles),
+}
+
+impl AnyGame {
+    /// The game `name` under `rules` (a rules object, `None` for the defaults)
+    /// for `players` (`None` for the game's default; Doubles also reads
+    /// `players` from the rules object, and the argument wins).
+    pub fn new(name: &str, rules: Option<&Value>, players: Option<usize>) -> Result<AnyGame, GameError> {
+        let entry = GAMES.iter().find(|g| g.name == name).ok_or_else(|| GameError::Unknown(name.to_string()))?;
+        let bad_rules = |source| GameError::Rules { game: entry.name, source };
+        if let Some(p) = players.filter(|p| !entry.players.contains(p)) {
+            let counts: Vec<String> = entry.players.iter().map(usize::to_string).collect();
+            return Err(GameError::Players { game: entry.name, got: p, expected: counts.join(" or ") });
+        }
+        let game = match entry.name {
+            "texas42" => {
+                let rules = rules.map(Texas42Rules::from_json).transpose().map_err(bad_rules)?;
+                AnyGame::Texas42(Texas42::new(rules.unwrap_or_default()))
+            }
+            _ => {
+                let mut rules = rules.map(DoublesRules::from_json).transpose().map_err(bad_rules)?.unwrap_or_default();
+                if let Some(p) = players {
+                    rules.players = p as u8;
+                }
+                AnyGame::Doubles(Doubles::new(rules))
+            }
+        };
+        Ok(game)
+    }
+
+    /// Like [`AnyGame::new`], with the rules as command-line text: a preset name
+    /// (`standard`, `full`) or a JSON rules object.
+    pub fn from_rules_text(name: &str, rules: &str, players: Option<usize>) -> Result<AnyGame, GameError> {
+        let entry = GAMES.iter().find(|g| g.name == name).ok_or_else(|| GameError::Unknown(name.to_string()))?;
+        let v = parse_rules_arg(rules).map_err(|source| GameError::Rules { game: entry.name, source })?;
+        AnyGame::new(name, Some(&v), players)
+    }
+
+    /// The same game with hand rewards shaped by `reward` (games without
+    /// reward shaping ignore it).
+    pub fn with_reward(self, reward: RewardMode) -> AnyGame {
+        match self {
+            AnyGame::Texas42(g) => AnyGame::Texas42(Texas42 { reward, ..g }),
+            other => other,
+        }
+    }
+
+    /// Runs `visitor` on the concrete game.
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match *self {
+            AnyGame::Texas42(g) => visitor.visit(g),
+            AnyGame::Doubles(g) => visitor.visit(g),
+        }
+    }
+
+    /// The registry entry of this game.
+    pub fn entry(&self) -> &'static GameEntry {
+        let name = self.name();
+        GAMES.iter().find(|g| g.name == name).expect("every variant is registered")
+    }
+
+    fn inner(&self) -> &dyn Facts {
+        match self {
+            AnyGame::Texas42(g) => g,
+            AnyGame::Doubles(g) => g,
+        }
+    }
+
+    /// Registry name.
+    pub fn name(&self) -> &'static str {
+        self.inner().name()
+    }
+    /// Seats at the table.
+    pub fn num_players(&self) -> usize {
+        self.inner().num_players()
+    }
+    /// Sides competing for a win.
+    pub fn num_sides(&self) -> usize {
+        self.inner().num_sides()
+    }
+    /// Size of the dense action space.
+    pub fn num_actions(&self) -> usize {
+        self.inner().num_actions()
+    }
+    /// Length of one seat's observation.
+    pub fn obs_len(&self) -> usize {
+        self.inner().obs_len()
+    }
+    /// The observation's named segments.
+    pub fn obs_segments(&self) -> &'static [Segment] {
+        self.inner().obs_segments()
+    }
+    /// The observation layout's version.
+    pub fn obs_version(&self) -> u32 {
+        self.inner().obs_version()
+    }
+    /// Canonical name of an action id.
+    pub fn action_name(&self, a: Action) -> &'static str {
+        self.inner().action_name(a)
+    }
+    /// Every action name in id order.
+    pub fn action_names(&self) -> Vec<&'static str> {
+        (0..self.num_actions()).map(|a| self.action_name(a)).collect()
+    }
+    /// Parses an action name.
+    pub fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
+        self.inner().parse_action(name)
+    }
+    /// Names of the actions in `mask`, in id order.
+    pub fn mask_names(&self, mask: ActionMask) -> Vec<&'static str> {
+        mask.iter().map(|a| self.action_name(a)).collect()
+    }
+    /// The rules as a JSON object.
+    pub fn rules_json(&self) -> Value {
+        self.inner().rules_json()
+    }
+}
+
+/// The object-safe static facts of a game, for [`AnyGame`]'s accessors.
+trait Facts {
+    fn name(&self) -> &'static str;
+    fn num_players(&self) -> usize;
+    fn num_sides(&self) -> usize;
+    fn num_actions(&self) -> usize;
+    fn obs_len(&self) -> usize;
+    fn obs_segments(&self) -> &'static [Segment];
+    fn obs_version(&self) -> u32;
+    fn action_name(&self, a: Action) -> &'static str;
+    fn parse_action(&self, name: &str) -> Result<Action, ActionError>;
+    fn rules_json(&self) -> Value;
+}
+
+impl<G: Game> Facts for G {
+    fn name(&self) -> &'static str {
+        Game::name(self)
+    }
+    fn num_players(&self) -> usize {
+        Game::num_players(self)
+    }
+    fn num_sides(&self) -> usize {
+        Game::num_sides(self)
+    }
+    fn num_actions(&self) -> usize {
+        Game::num_actions(self)
+    }
+    fn obs_len(&self) -> usize {
+        Game::obs_len(self)
+    }
+    fn obs_segments(&self) -> &'static [Segment] {
+        Game::obs_segments(self)
+    }
+    fn obs_version(&self) -> u32 {
+        Game::obs_version(self)
+    }
+    fn action_name(&self, a: Action) -> &'static str {
+        Game::action_name(self, a)
+    }
+    fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
+        Game::parse_action(self, name)
+    }
+    fn rules_json(&self) -> Value {
+        Game::rules_json(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn games_are_built_by_name_with_rules_and_players() {
+        let g = AnyGame::new("texas42", Some(&json!({"preset": "full"})), None).unwrap();
+        assert_eq!(g, AnyGame::Texas42(Texas42::new(Texas42Rules::FULL)));
+        assert_eq!((g.num_players(), g.num_sides(), g.num_actions()), (4, 2, 61));
+        let d = AnyGame::from_rules_text("doubles", "standard", Some(2)).unwrap();
+        assert_eq!((d.num_players(), d.num_sides(), d.num_actions()), (2, 2, 58));
+        assert_eq!(d.action_names().len(), 58);
+        for entry in GAMES {
+            let g = AnyGame::new(entry.name, None, None).unwrap();
+            assert_eq!((g.name(), g.num_players()), (entry.name, entry.default_players));
+            assert_eq!(g.entry(), &entry);
+            let total: usize = g.obs_segments().iter().map(|s| s.len).sum();
+            assert_eq!(total, g.obs_len());
+        }
+    }
+
+    #[test]
+    fn bad_names_rules_and_player_counts_say_what_was_expected() {
+        let e = AnyGame::new("chess", None, None).unwrap_err().to_string();
+        assert!(e.contains("chess") && e.contains("`texas42`") && e.contains("`doubles`"), "{e}");
+        let e = AnyGame::new("texas42", None, Some(3)).unwrap_err().to_string();
+        assert!(e.contains("texas42 is played by 4, not 3"), "{e}");
+        let e = AnyGame::new("doubles", Some(&json!({"early_end": true})), None).unwrap_err().to_string();
+        assert!(e.contains("early_end"), "{e}");
+        let e = AnyGame::from_rules_text("texas42", "{not json", None).unwrap_err().to_string();
+        assert!(e.contains("bad rules for texas42"), "{e}");
+    }
+}
