@@ -14,7 +14,7 @@ use crate::model::{Critic, Policy};
 use crate::ppo;
 use crate::rollout::Rollout;
 use bones_env::vec_env::episode_seed;
-use bones_env::{Episode, GameState, RewardMode, VecEnv};
+use bones_env::{Episode, GameState, VecEnv};
 use burn::optim::AdamConfig;
 use burn::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -119,7 +119,7 @@ pub fn train<G: TrainGame>(
         let dir = checkpoint::latest(&ck_root)
             .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
         let (saved, saved_state) = checkpoint::read_meta(&dir)?;
-        let shape = |c: &TrainConfig| (c.game.clone(), c.hidden, c.depth, c.critic.clone());
+        let shape = |c: &TrainConfig| (c.game.clone(), c.hidden, c.depth, c.critic);
         if shape(&saved) != shape(cfg) {
             return Err(TrainError::Resume(format!(
                 "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
@@ -145,9 +145,8 @@ pub fn train<G: TrainGame>(
     let mut log = MetricsLog::new(out).map_err(io_err(out))?;
 
     // Games in lockstep; a resumed run deals new games from its update count.
-    let reward = RewardMode::parse(&cfg.reward).unwrap_or_default();
     let mut envs = VecEnv::new(
-        game.with_reward(reward),
+        game.with_reward(cfg.reward),
         Episode::Hand,
         cfg.num_envs,
         episode_seed(cfg.seed, usize::MAX, state.update),

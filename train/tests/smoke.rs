@@ -4,6 +4,7 @@
 
 use bones_env::{Doubles, Game, Texas42, Texas42Rules};
 use bones_train::checkpoint;
+use bones_train::config::CriticKind;
 use bones_train::eval::{evaluate, EvalOpponent, ORACLE_LEN};
 use bones_train::log::read_scalars;
 use bones_train::{train, TrainConfig};
@@ -54,7 +55,7 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
 #[test]
 fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.critic = "oracle".into();
+    cfg.critic = CriticKind::Oracle;
     cfg.total_hands = 60;
     let out = tmp("oracle");
     let game = Texas42::new(Texas42Rules::STANDARD);
@@ -73,7 +74,7 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
 
     // Resuming with the other critic is refused; with the same one it continues.
     let mut public = cfg.clone();
-    public.critic = "public".into();
+    public.critic = CriticKind::Public;
     public.total_hands = summary.state.hands + 20;
     let e = train(game, &public, &out, true, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("critic=oracle") && e.contains("critic=public"), "{e}");
