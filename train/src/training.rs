@@ -5,7 +5,7 @@
 //! autodiff only in the update. With `critic = "oracle"` the advantages come from
 //! a separate critic that also sees every hidden hand (training only).
 
-use crate::checkpoint::{self, critic_config, policy_config, RunState};
+use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
 use crate::config::TrainConfig;
 use crate::eval::{evaluate, EvalOpponent, TrainGame};
 use crate::inference::{critic_values, decide};
@@ -312,12 +312,13 @@ pub fn train<G: TrainGame>(
                 results.push((format!("win_rate_vs_{}", opp.name()), r.win_rate as f32));
                 results.push((format!("reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32));
             }
-            let score = results[2].1;
-            if state.best_eval.is_none_or(|b| score >= b) {
-                state.best_eval = Some(score);
-                best = true;
-            }
             state.last_eval = results;
+            if let Some(score) = state.eval(BEST_EVAL) {
+                if state.best_eval.is_none_or(|b| score >= b) {
+                    state.best_eval = Some(score);
+                    best = true;
+                }
+            }
         }
         if state.update % cfg.checkpoint_every as u64 == 0 || finished || best {
             let name = format!("update-{:06}", state.update);
