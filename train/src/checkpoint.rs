@@ -60,10 +60,21 @@ pub struct RunState {
     pub decisions: u64,
     /// Wall seconds spent so far.
     pub seconds: f64,
-    /// Best evaluation score so far (win rate vs heuristic), if any.
+    /// Best evaluation score so far (the [`BEST_EVAL`] value), if any.
     pub best_eval: Option<f32>,
-    /// Latest evaluation: name → value.
+    /// Latest evaluation: name → value, in the order evaluated (read one with [`RunState::eval`]).
     pub last_eval: Vec<(String, f32)>,
+}
+
+/// The evaluation that ranks checkpoints (`best`): the win rate against the heuristic player.
+pub const BEST_EVAL: &str = "win_rate_vs_heuristic";
+
+impl RunState {
+    /// The latest evaluation's value of `name` (`win_rate_vs_random`,
+    /// `reward_per_hand_vs_heuristic`, …), if it was evaluated.
+    pub fn eval(&self, name: &str) -> Option<f32> {
+        self.last_eval.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
 }
 
 /// Writes `text` to `path` atomically.
@@ -207,4 +218,47 @@ pub fn load_critic(dir: &Path, obs_len: usize, oracle_len: usize, device: &Devic
 pub fn load_optim(dir: &Path, optim: ModuleOptimizer) -> Result<ModuleOptimizer, CheckpointError> {
     let path = dir.join("optim.bpk");
     optim.load(&path).map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_state_reads_evaluations_by_name_in_the_saved_format() {
+        // `state.json` as checkpoints have always written it: `last_eval` is a
+        // list of [name, value] pairs.
+        let saved = r#"{
+  "update": 14,
+  "hands": 126,
+  "decisions": 1792,
+  "seconds": 1.5,
+  "best_eval": 0.25,
+  "last_eval": [
+    [
+      "win_rate_vs_random",
+      0.75
+    ],
+    [
+      "reward_per_hand_vs_random",
+      1.5
+    ],
+    [
+      "win_rate_vs_heuristic",
+      0.25
+    ],
+    [
+      "reward_per_hand_vs_heuristic",
+      -0.5
+    ]
+  ]
+}"#;
+        let state: RunState = serde_json::from_str(saved).unwrap();
+        assert_eq!(state.eval("win_rate_vs_random"), Some(0.75));
+        assert_eq!(state.eval("reward_per_hand_vs_heuristic"), Some(-0.5));
+        assert_eq!(state.eval(BEST_EVAL), Some(0.25));
+        assert_eq!(state.eval("win_rate_vs_nobody"), None);
+        assert_eq!(RunState::default().eval(BEST_EVAL), None);
+        assert_eq!(String::from_utf8(serde_json::to_vec_pretty(&state).unwrap()).unwrap(), saved);
+    }
 }

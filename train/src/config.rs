@@ -2,7 +2,8 @@
 //! `configs/*.toml` (unknown keys are an error) and saved into the run folder.
 
 use bones_env::{AnyGame, GameError, RewardMode};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
 use std::path::Path;
 
 /// Why a configuration could not be loaded.
@@ -79,7 +80,8 @@ pub struct TrainConfig {
     /// difference / 42: denser, but it also pays the bidder for the points of a
     /// contract it fails, which teaches overbidding); evaluation always counts marks.
     /// Doubles ignores it.
-    pub reward: String,
+    #[serde(with = "reward_mode")]
+    pub reward: RewardMode,
     /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
     pub reward_scale: f32,
     /// Width of the hidden layers.
@@ -90,7 +92,7 @@ pub struct TrainConfig {
     /// what the seat sees) or `oracle` (a separate network of the same shape that
     /// also sees every hidden hand; training only: the policy acts from the seat's
     /// view, and its value head still learns, for export).
-    pub critic: String,
+    pub critic: CriticKind,
     /// Share of the games whose opponents are a past snapshot instead of the current policy.
     pub opponent_share: f32,
     /// Add the current policy to the snapshot pool every this many updates.
@@ -129,11 +131,11 @@ impl Default for TrainConfig {
             vf_coef: 0.5,
             max_grad_norm: 0.5,
             target_kl: 0.0,
-            reward: "marks".into(),
+            reward: RewardMode::Marks,
             reward_scale: 1.0,
             hidden: 256,
             depth: 2,
-            critic: "public".into(),
+            critic: CriticKind::Public,
             opponent_share: 0.2,
             snapshot_every: 10,
             pool_size: 8,
@@ -141,6 +143,89 @@ impl Default for TrainConfig {
             eval_hands: 200,
             checkpoint_every: 10,
         }
+    }
+}
+
+/// Where the advantages' values come from (the config's `critic`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "&'static str")]
+pub enum CriticKind {
+    /// `public`: the policy's value head, which sees what the seat sees.
+    #[default]
+    Public,
+    /// `oracle`: a separate network that also sees every hidden hand.
+    Oracle,
+}
+
+impl CriticKind {
+    /// Every kind, in the order the error message lists them.
+    pub const ALL: [CriticKind; 2] = [CriticKind::Public, CriticKind::Oracle];
+
+    /// The name in config files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CriticKind::Public => "public",
+            CriticKind::Oracle => "oracle",
+        }
+    }
+}
+
+impl fmt::Display for CriticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<CriticKind> for &'static str {
+    fn from(kind: CriticKind) -> &'static str {
+        kind.as_str()
+    }
+}
+
+impl TryFrom<String> for CriticKind {
+    type Error = String;
+    fn try_from(s: String) -> Result<CriticKind, String> {
+        CriticKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| bad_choice("critic", &s, &CriticKind::ALL.map(CriticKind::as_str)))
+    }
+}
+
+/// The error for a string key outside its choices: names the key, the value and the choices.
+fn bad_choice(key: &str, value: &str, expected: &[&str]) -> String {
+    let expected: Vec<String> = expected.iter().map(|e| format!("\"{e}\"")).collect();
+    let expected = match expected.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => expected.join(""),
+    };
+    format!("`{key}` must be {expected}, not \"{value}\"")
+}
+
+/// Serde adapter for `reward`: [`RewardMode`] as `marks`, `points` or `marks+points`.
+mod reward_mode {
+    use super::*;
+
+    /// Every mode with its name in config files.
+    const NAMES: [(RewardMode, &str); 3] =
+        [(RewardMode::Marks, "marks"), (RewardMode::Points, "points"), (RewardMode::MarksAndPoints, "marks+points")];
+
+    /// The name of `mode` in config files.
+    fn name(mode: RewardMode) -> &'static str {
+        NAMES.iter().find(|(m, _)| *m == mode).map(|(_, n)| *n).expect("every reward mode has a name")
+    }
+
+    pub fn serialize<S: Serializer>(mode: &RewardMode, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(name(*mode))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RewardMode, D::Error> {
+        let s = String::deserialize(d)?;
+        NAMES
+            .iter()
+            .find(|(_, n)| *n == s)
+            .map(|(m, _)| *m)
+            .ok_or_else(|| serde::de::Error::custom(bad_choice("reward", &s, &NAMES.map(|(_, n)| n))))
     }
 }
 
@@ -158,6 +243,7 @@ impl TrainConfig {
         let cfg: TrainConfig =
             toml::from_str(text).map_err(|e| ConfigError::Parse { path: origin.into(), message: e.to_string() })?;
         cfg.validate().map_err(|message| ConfigError::Parse { path: origin.into(), message })?;
+        cfg.game().map_err(|e| ConfigError::Parse { path: origin.into(), message: e.to_string() })?;
         Ok(cfg)
     }
 
@@ -183,13 +269,7 @@ impl TrainConfig {
     /// Checks ranges; returns what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let check = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
-        check(matches!(self.game.as_str(), "texas42" | "doubles"), "`game` must be \"texas42\" or \"doubles\"")?;
         check((2..=4).contains(&self.players), "`players` must be 2, 3 or 4")?;
-        check(
-            bones_env::RewardMode::parse(&self.reward).is_some(),
-            "`reward` must be \"marks\", \"points\" or \"marks+points\"",
-        )?;
-        check(matches!(self.critic.as_str(), "public" | "oracle"), "`critic` must be \"public\" or \"oracle\"")?;
         check(self.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(self.num_steps >= 1, "`num_steps` must be at least 1")?;
         check(self.env_threads >= 1, "`env_threads` must be at least 1")?;
@@ -208,7 +288,7 @@ impl TrainConfig {
 
     /// Whether the advantages come from the oracle critic (it sees every hand).
     pub fn oracle_critic(&self) -> bool {
-        self.critic == "oracle"
+        self.critic == CriticKind::Oracle
     }
 
     /// Self-play decisions per rollout.
@@ -222,7 +302,7 @@ impl TrainConfig {
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
         let game = AnyGame::from_rules_text(&self.game, &self.rules, Some(usize::from(self.players)))?;
-        Ok(game.with_reward(RewardMode::parse(&self.reward).unwrap_or_default()))
+        Ok(game.with_reward(self.reward))
     }
 }
 
@@ -239,13 +319,50 @@ mod tests {
     }
 
     #[test]
+    fn reward_and_critic_parse_to_enums_and_serialise_to_the_same_strings() {
+        for (text, reward) in
+            [("marks", RewardMode::Marks), ("points", RewardMode::Points), ("marks+points", RewardMode::MarksAndPoints)]
+        {
+            let cfg = TrainConfig::from_toml(&format!("reward = \"{text}\""), "x").unwrap();
+            assert_eq!(cfg.reward, reward);
+            assert!(cfg.to_toml().contains(&format!("reward = \"{text}\"\n")), "{}", cfg.to_toml());
+        }
+        for (text, critic) in [("public", CriticKind::Public), ("oracle", CriticKind::Oracle)] {
+            let cfg = TrainConfig::from_toml(&format!("critic = \"{text}\""), "x").unwrap();
+            assert_eq!(cfg.critic, critic);
+            assert_eq!(cfg.oracle_critic(), critic == CriticKind::Oracle);
+            assert!(cfg.to_toml().contains(&format!("critic = \"{text}\"\n")), "{}", cfg.to_toml());
+        }
+        let cfg = TrainConfig::from_toml("", "x").unwrap();
+        assert_eq!((cfg.reward, cfg.critic), (RewardMode::Marks, CriticKind::Public));
+    }
+
+    #[test]
+    fn the_models_saved_configs_still_load_and_round_trip() {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        for name in ["texas42", "doubles"] {
+            let path = models.join(name).join("config.toml");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let cfg = TrainConfig::from_toml(&text, name).unwrap();
+            assert_eq!(TrainConfig::from_toml(&cfg.to_toml(), name).unwrap(), cfg);
+            // Every line of the saved file comes back unchanged (comments aside).
+            let saved = cfg.to_toml();
+            for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+                assert!(saved.lines().any(|l| l == line), "{name}: `{line}` not in\n{saved}");
+            }
+        }
+    }
+
+    #[test]
     fn unknown_keys_and_bad_values_are_errors() {
         let e = TrainConfig::from_toml("learning_rat = 0.1", "x").unwrap_err().to_string();
         assert!(e.contains("learning_rat"), "{e}");
         let e = TrainConfig::from_toml("game = \"chess\"", "x").unwrap_err().to_string();
         assert!(e.contains("texas42"), "{e}");
         let e = TrainConfig::from_toml("critic = \"psychic\"", "x").unwrap_err().to_string();
-        assert!(e.contains("oracle"), "{e}");
+        assert!(e.contains("`critic` must be \"public\" or \"oracle\", not \"psychic\""), "{e}");
+        let e = TrainConfig::from_toml("reward = \"goals\"", "x").unwrap_err().to_string();
+        assert!(e.contains("`reward` must be \"marks\", \"points\" or \"marks+points\", not \"goals\""), "{e}");
         assert!(TrainConfig::load("no-such-preset").unwrap_err().to_string().contains("cpu-quick"));
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::inference::decide;
 use crate::model::Policy;
-use bones_agents::{AgentFactory, AgentSpec};
+use bones_agents::{AgentFactory, AgentSpec, SpecError};
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState};
 use burn::prelude::*;
@@ -68,7 +68,8 @@ pub struct EvalResult {
 }
 
 /// Plays `deals` duplicate deals of single hands: each deal once for every side
-/// with the policy (greedy) on that side and `opponent` on the others.
+/// with the policy (greedy) on that side and `opponent` on the others. Fails
+/// when the game has no such opponent (a game without a heuristic player).
 pub fn evaluate<G: Game>(
     game: &G,
     model: &Policy,
@@ -76,9 +77,9 @@ pub fn evaluate<G: Game>(
     opponent: EvalOpponent,
     deals: usize,
     seed: u64,
-) -> EvalResult {
+) -> Result<EvalResult, SpecError> {
     let sides = game.num_sides();
-    let mut agent = AgentFactory::new().build(&opponent.spec(), game).expect("random and heuristic play every game");
+    let mut agent = AgentFactory::new().build(&opponent.spec(), game)?;
     let (ol, na) = (game.obs_len(), game.num_actions());
     let mut games: Vec<(G::State, usize, ChaCha8Rng)> = (0..deals * sides)
         .map(|i| {
@@ -126,7 +127,7 @@ pub fn evaluate<G: Game>(
         wins += d.win[*side];
     }
     let n = games.len().max(1) as f64;
-    EvalResult { games: games.len(), win_rate: wins / n, reward_per_hand: total / n }
+    Ok(EvalResult { games: games.len(), win_rate: wins / n, reward_per_hand: total / n })
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::config::TrainConfig;
 use crate::inference::decide;
 use crate::model::Policy;
 use bones_env::vec_env::episode_seed;
-use bones_env::{Episode, Game, VecEnv};
+use bones_env::{Episode, Game, RewardMode, VecEnv};
 use burn::prelude::*;
 use burn::store::{ModuleSnapshot, SafetensorsStore};
 use burn_onnx::export::{AxisSpec, InputSpec, OnnxExporter};
@@ -308,11 +308,11 @@ fn model_json<G: Game>(
 
 /// What the value output estimates, in the units the network was trained in.
 fn value_doc(game: &str, cfg: &TrainConfig) -> String {
-    let reward = match (game, cfg.reward.as_str()) {
+    let reward = match (game, cfg.reward) {
         ("doubles", _) => "the round's score minus the mean of all seats' scores",
-        (_, "points") => "the hand's point difference / 42",
-        (_, "marks+points") => "marks won minus lost this hand plus the point difference / 42",
-        _ => "marks won minus lost this hand",
+        (_, RewardMode::Points) => "the hand's point difference / 42",
+        (_, RewardMode::MarksAndPoints) => "marks won minus lost this hand plus the point difference / 42",
+        (_, RewardMode::Marks) => "marks won minus lost this hand",
     };
     format!("the acting seat's expected reward ({reward}) times reward_scale {}", cfg.reward_scale)
 }

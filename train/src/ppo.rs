@@ -40,6 +40,28 @@ pub struct UpdateStats {
     pub minibatches: usize,
 }
 
+/// Per-minibatch statistics summed over an update, averaged into [`UpdateStats`] at the end.
+#[derive(Clone, Copy, Debug, Default)]
+struct LossSums {
+    policy_loss: f32,
+    value_loss: f32,
+    entropy: f32,
+    approx_kl: f32,
+    clipfrac: f32,
+}
+
+impl LossSums {
+    /// Writes the means over `stats.minibatches` into `stats`.
+    fn average_into(self, stats: &mut UpdateStats) {
+        let k = stats.minibatches.max(1) as f32;
+        stats.policy_loss = self.policy_loss / k;
+        stats.value_loss = self.value_loss / k;
+        stats.entropy = self.entropy / k;
+        stats.approx_kl = self.approx_kl / k;
+        stats.clipfrac = self.clipfrac / k;
+    }
+}
+
 /// Sum of squared gradient entries over every parameter.
 struct GradNorm<'a> {
     grads: &'a GradientsParams,
@@ -133,7 +155,7 @@ pub fn update(
     }
     let mb_size = n.div_ceil(cfg.num_minibatches.max(1)).max(1);
     let mut order: Vec<usize> = (0..n).collect();
-    let mut sums = [0f32; 5];
+    let mut sums = LossSums::default();
     'epochs: for _ in 0..cfg.update_epochs {
         order.shuffle(rng);
         for mb in order.chunks(mb_size) {
@@ -210,22 +232,17 @@ pub fn update(
                 critic = Some(optim.step(lr, c, critic_grads));
             }
 
-            sums[0] += pg_loss.into_scalar::<f32>();
-            sums[1] += v_loss.into_scalar::<f32>();
-            sums[2] += entropy.into_scalar::<f32>();
-            sums[3] += approx_kl;
-            sums[4] += clipfrac;
+            sums.policy_loss += pg_loss.into_scalar::<f32>();
+            sums.value_loss += v_loss.into_scalar::<f32>();
+            sums.entropy += entropy.into_scalar::<f32>();
+            sums.approx_kl += approx_kl;
+            sums.clipfrac += clipfrac;
             stats.minibatches += 1;
             if cfg.target_kl > 0.0 && approx_kl > cfg.target_kl {
                 break 'epochs;
             }
         }
     }
-    let k = stats.minibatches.max(1) as f32;
-    stats.policy_loss = sums[0] / k;
-    stats.value_loss = sums[1] / k;
-    stats.entropy = sums[2] / k;
-    stats.approx_kl = sums[3] / k;
-    stats.clipfrac = sums[4] / k;
+    sums.average_into(&mut stats);
     (model, critic, stats)
 }

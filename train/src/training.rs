@@ -4,18 +4,23 @@
 //! [`VecEnv`] with one batched forward pass per step on the inference copy;
 //! autodiff only in the update. With `critic = "oracle"` the advantages come from
 //! a separate critic that also sees every hidden hand (training only).
+//!
+//! [`train`] is the loop; each of its steps is a method of the private `Run`
+//! (the loop's state), in the order the loop calls them: `setup` (with
+//! `load_or_init`), `collect_rollout`, `bootstrap_open_chains`, `update`,
+//! `log_metrics`, `add_to_pool`, `evaluate`, `checkpoint` and `finish`.
 
-use crate::checkpoint::{self, critic_config, policy_config, RunState};
+use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
 use crate::config::TrainConfig;
-use crate::eval::{evaluate, write_oracle, EvalOpponent, ORACLE_LEN};
+use crate::eval::{self, write_oracle, EvalOpponent, ORACLE_LEN};
 use crate::inference::{critic_values, decide};
 use crate::log::MetricsLog;
 use crate::model::{Critic, Policy};
-use crate::ppo;
+use crate::ppo::{self, UpdateStats};
 use crate::rollout::Rollout;
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState, VecEnv};
-use burn::optim::AdamConfig;
+use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -93,9 +98,7 @@ fn hidden_hands<G: Game>(
     out
 }
 
-/// Runs (or resumes) a training run of `game` into `out` (the game as the
-/// config names it, its rewards shaped by the config's `reward`:
-/// [`TrainConfig::game`]).
+/// Runs (or resumes) a training run of `game` into `out`.
 pub fn train<G: Game>(
     game: G,
     cfg: &TrainConfig,
@@ -104,24 +107,159 @@ pub fn train<G: Game>(
     device: Device,
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
-    cfg.validate().map_err(TrainError::Config)?;
-    std::fs::create_dir_all(out).map_err(io_err(out))?;
-    let ck_root = out.join("checkpoints");
-    let train_device = device.clone().autodiff();
-    train_device.seed(cfg.seed);
-    let (ol, na, np) = (game.obs_len(), game.num_actions(), game.num_players());
-    let orl = if cfg.oracle_critic() { ORACLE_LEN } else { 0 };
+    let (mut run, mut learner) = Run::setup(game, cfg, out, resume, device)?;
+    while run.state.hands < cfg.total_hands {
+        // One random stream per update, from the seed and the update count (a
+        // resumed run draws what the uninterrupted run would have drawn): the
+        // opponent snapshot, every sampled action, then the minibatch order.
+        let mut rng = ChaCha8Rng::seed_from_u64(episode_seed(cfg.seed, 0, run.state.update));
+        let lr = run.learning_rate();
 
-    // Model, optimizer and counters: fresh, or from the latest checkpoint.
-    let mut model: Policy = policy_config(cfg, ol, na).init(&train_device);
-    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(&train_device));
+        // 1. Rollout on the inference copies; chains still open at its end
+        //    bootstrap from the value of the seat's current state.
+        let policy = learner.model.valid();
+        let critic = learner.critic.as_ref().map(|c| c.valid());
+        let episodes = run.collect_rollout(&policy, critic.as_ref(), &mut rng);
+        run.bootstrap_open_chains(&policy, critic.as_ref());
+
+        // 2. Update: GAE, then the PPO epochs on the autodiff networks.
+        let (updated, stats) = run.update(learner, lr, &mut rng)?;
+        learner = updated;
+
+        // 3. Logs (CleanRL names).
+        let speed = run.session.speed(&run.state);
+        run.log_metrics(lr, speed, &episodes, &stats);
+
+        // 4. Opponent pool, evaluation, checkpoints.
+        run.add_to_pool(&learner.model);
+        let best = run.evaluate(&learner.model);
+        run.checkpoint(&learner, best)?;
+        progress.update(&run.state, speed.hands_per_s, speed.decisions_per_s);
+    }
+    run.finish(&learner)
+}
+
+/// The networks being trained (on the autodiff device) and their optimizer.
+struct Learner {
+    /// The policy with its value head.
+    model: Policy,
+    /// The oracle critic, with `critic = "oracle"`.
+    critic: Option<Critic>,
+    /// One Adam for both networks.
+    optim: ModuleOptimizer,
+}
+
+/// Sizes of the game's inputs and outputs.
+#[derive(Clone, Copy, Debug)]
+struct Dims {
+    /// Observation length.
+    obs: usize,
+    /// Action-space size.
+    actions: usize,
+    /// Seats at the table.
+    players: usize,
+    /// Hidden-hand floats per decision for the oracle critic (0: no oracle critic).
+    oracle: usize,
+}
+
+/// This session's start (a resumed run's speeds count only its own session).
+struct Session {
+    start: Instant,
+    /// Counters when the session started.
+    hands: u64,
+    decisions: u64,
+    /// Wall seconds of the run before this session.
+    seconds_before: f64,
+}
+
+/// Self-play throughput of this session so far.
+#[derive(Clone, Copy, Debug)]
+struct Speed {
+    hands_per_s: f64,
+    decisions_per_s: f64,
+}
+
+impl Session {
+    fn new(state: &RunState) -> Session {
+        Session { start: Instant::now(), hands: state.hands, decisions: state.decisions, seconds_before: state.seconds }
+    }
+
+    /// Wall seconds of the whole run (earlier sessions included).
+    fn run_seconds(&self) -> f64 {
+        self.seconds_before + self.start.elapsed().as_secs_f64()
+    }
+
+    fn speed(&self, state: &RunState) -> Speed {
+        let elapsed = self.start.elapsed().as_secs_f64().max(1e-9);
+        Speed {
+            hands_per_s: (state.hands - self.hands) as f64 / elapsed,
+            decisions_per_s: (state.decisions - self.decisions) as f64 / elapsed,
+        }
+    }
+}
+
+/// Finished games of one rollout (CleanRL's `charts/episodic_…`).
+struct Episodes {
+    /// Steps so far of each game's current episode (a rollout starts them at 0).
+    steps: Vec<u32>,
+    /// Sum of the learner's returns in the games against a snapshot, and their number.
+    return_sum: f64,
+    against_pool: u64,
+    /// Sum of the lengths of the finished games, and their number.
+    length_sum: u64,
+    finished: u64,
+}
+
+impl Episodes {
+    fn new(num_envs: usize) -> Episodes {
+        Episodes { steps: vec![0; num_envs], return_sum: 0.0, against_pool: 0, length_sum: 0, finished: 0 }
+    }
+}
+
+/// Everything the loop carries from one update to the next, besides the networks.
+struct Run<'a, G: Game> {
+    game: G,
+    cfg: &'a TrainConfig,
+    /// Inference device (rollouts, evaluation).
+    device: Device,
+    /// Autodiff device (the update).
+    train_device: Device,
+    dims: Dims,
+    /// `OUT/checkpoints`.
+    ck_root: PathBuf,
+    /// Counters, saved in checkpoints.
+    state: RunState,
+    log: MetricsLog,
+    /// The games, in lockstep.
+    envs: VecEnv<G>,
+    rollout: Rollout,
+    /// Past policies (inference copies), oldest first.
+    pool: Vec<Policy>,
+    session: Session,
+    last_checkpoint: Option<PathBuf>,
+}
+
+/// Fresh networks, optimizer and counters; with `resume`, those of the latest
+/// checkpoint under `ck_root` (refused if it has another game or network shape).
+fn load_or_init(
+    cfg: &TrainConfig,
+    dims: Dims,
+    ck_root: &Path,
+    resume: bool,
+    train_device: &Device,
+) -> Result<(Learner, RunState), TrainError> {
+    let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
+    // Initialised even when resuming (the loads replace them), so the seeded
+    // initialisation draws the same whether or not a run resumes.
+    let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
+    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(train_device));
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let mut state = RunState::default();
     if resume {
-        let dir = checkpoint::latest(&ck_root)
+        let dir = checkpoint::latest(ck_root)
             .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
         let (saved, saved_state) = checkpoint::read_meta(&dir)?;
-        let shape = |c: &TrainConfig| (c.game.clone(), c.hidden, c.depth, c.critic.clone());
+        let shape = |c: &TrainConfig| (c.game.clone(), c.hidden, c.depth, c.critic);
         if shape(&saved) != shape(cfg) {
             return Err(TrainError::Resume(format!(
                 "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
@@ -136,156 +274,251 @@ pub fn train<G: Game>(
                 cfg.critic
             )));
         }
-        model = checkpoint::load_model(&dir, ol, na, &train_device)?;
+        model = checkpoint::load_model(&dir, ol, na, train_device)?;
         if critic.is_some() {
-            critic = Some(checkpoint::load_critic(&dir, ol, orl, &train_device)?);
+            critic = Some(checkpoint::load_critic(&dir, ol, orl, train_device)?);
         }
         optim = checkpoint::load_optim(&dir, optim)?;
         state = saved_state;
     }
-    std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
-    let mut log = MetricsLog::new(out).map_err(io_err(out))?;
+    Ok((Learner { model, critic, optim }, state))
+}
 
-    // Games in lockstep; a resumed run deals new games from its update count.
-    let mut envs = VecEnv::new(
-        game.clone(),
-        Episode::Hand,
-        cfg.num_envs,
-        episode_seed(cfg.seed, usize::MAX, state.update),
-        cfg.env_threads,
-    );
-    let mut rollout = Rollout::new(cfg.num_envs, ol, na, orl);
-    let mut pool: Vec<Policy> = Vec::new();
-    let start = Instant::now();
-    let start_hands = state.hands;
-    let start_decisions = state.decisions;
-    let seconds_before = state.seconds;
-    let mut last_checkpoint = checkpoint::latest(&ck_root);
+impl<'a, G: Game> Run<'a, G> {
+    /// Checks the config, seeds the device, loads or initialises the networks,
+    /// writes `config.toml`, opens the log and deals the games.
+    fn setup(
+        game: G,
+        cfg: &'a TrainConfig,
+        out: &Path,
+        resume: bool,
+        device: Device,
+    ) -> Result<(Run<'a, G>, Learner), TrainError> {
+        cfg.validate().map_err(TrainError::Config)?;
+        if cfg.game != game.name() {
+            return Err(TrainError::Config(format!(
+                "the config trains `{}`, but the game given is `{}`",
+                cfg.game,
+                game.name()
+            )));
+        }
+        std::fs::create_dir_all(out).map_err(io_err(out))?;
+        let ck_root = out.join("checkpoints");
+        let train_device = device.clone().autodiff();
+        train_device.seed(cfg.seed);
+        let dims = Dims {
+            obs: game.obs_len(),
+            actions: game.num_actions(),
+            players: game.num_players(),
+            oracle: if cfg.oracle_critic() { ORACLE_LEN } else { 0 },
+        };
+        let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
+        std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
+        let log = MetricsLog::new(out).map_err(io_err(out))?;
 
-    while state.hands < cfg.total_hands {
-        let mut rng = ChaCha8Rng::seed_from_u64(episode_seed(cfg.seed, 0, state.update));
-        let frac = 1.0 - state.hands as f64 / cfg.total_hands as f64;
-        let lr = if cfg.anneal_lr { cfg.learning_rate * frac.max(0.02) } else { cfg.learning_rate };
+        // Games in lockstep; a resumed run deals new games from its update count.
+        let envs = VecEnv::new(
+            game.clone(),
+            Episode::Hand,
+            cfg.num_envs,
+            episode_seed(cfg.seed, usize::MAX, state.update),
+            cfg.env_threads,
+        );
+        let rollout = Rollout::new(cfg.num_envs, dims.obs, dims.actions, dims.oracle);
+        let run = Run {
+            game,
+            cfg,
+            device,
+            train_device,
+            dims,
+            last_checkpoint: checkpoint::latest(&ck_root),
+            ck_root,
+            session: Session::new(&state),
+            state,
+            log,
+            envs,
+            rollout,
+            pool: Vec::new(),
+        };
+        Ok((run, learner))
+    }
 
-        // 1. Rollout: every game steps once per iteration.
-        let policy = model.valid();
-        let critic_now = critic.as_ref().map(|c| c.valid());
-        let opponent =
-            (!pool.is_empty() && cfg.opponent_share > 0.0).then(|| pool[rng.random_range(0..pool.len())].clone());
+    /// The learning rate of the next update (annealed linearly over the run's hands).
+    fn learning_rate(&self) -> f64 {
+        let cfg = self.cfg;
+        let frac = 1.0 - self.state.hands as f64 / cfg.total_hands as f64;
+        if cfg.anneal_lr {
+            cfg.learning_rate * frac.max(0.02)
+        } else {
+            cfg.learning_rate
+        }
+    }
+
+    /// Whether the run has played its hands (the last update evaluates and checkpoints).
+    fn finished(&self) -> bool {
+        self.state.hands >= self.cfg.total_hands
+    }
+
+    /// Steps every game `num_steps` times. The learner's seats play `policy` and
+    /// are recorded (valued by the oracle `critic` when there is one); in the
+    /// first `opponent_share` of the games the other team plays a snapshot drawn
+    /// from the pool (everywhere else, `policy` plays every seat).
+    fn collect_rollout(&mut self, policy: &Policy, critic: Option<&Critic>, rng: &mut ChaCha8Rng) -> Episodes {
+        let cfg = self.cfg;
+        let opponent = (!self.pool.is_empty() && cfg.opponent_share > 0.0)
+            .then(|| self.pool[rng.random_range(0..self.pool.len())].clone());
         let pool_envs =
             if opponent.is_some() { (cfg.opponent_share * cfg.num_envs as f32).round() as usize } else { 0 };
-        let learns = |env: usize, seat: usize| env >= pool_envs || game.team_of(seat) == game.team_of(env % np);
-        rollout.clear();
-        let (mut returns, mut episodes) = (0f64, 0u64);
-        let (mut lengths, mut finished) = (0u64, 0u64);
-        let mut ep_len = vec![0u32; cfg.num_envs];
+        self.rollout.clear();
+        let mut episodes = Episodes::new(cfg.num_envs);
         let mut actions = vec![0usize; cfg.num_envs];
         for _ in 0..cfg.num_steps {
-            let (mut mine, mut theirs) = (Vec::new(), Vec::new());
-            for env in 0..cfg.num_envs {
-                if learns(env, envs.seats[env] as usize) {
-                    mine.push(env)
-                } else {
-                    theirs.push(env)
-                }
-            }
-            for (rows, net, record) in [(&mine, &policy, true), (&theirs, opponent.as_ref().unwrap_or(&policy), false)]
-            {
-                if rows.is_empty() {
-                    continue;
-                }
-                let obs: Vec<f32> = rows.iter().flat_map(|&e| envs.obs[e * ol..(e + 1) * ol].iter().copied()).collect();
-                let masks: Vec<f32> =
-                    rows.iter().flat_map(|&e| envs.mask[e * na..(e + 1) * na].iter().copied()).collect();
-                let mut decisions = decide(net, &device, &obs, &masks, na, Some(&mut rng));
-                let mut oracle = Vec::new();
-                if let Some(c) = critic_now.as_ref().filter(|_| record) {
-                    oracle = hidden_hands(&game, &envs, rows.iter().map(|&e| (e, envs.seats[e] as usize)), orl);
-                    for (d, v) in decisions.iter_mut().zip(critic_values(c, &device, &obs, &oracle, rows.len())) {
-                        d.value = v;
-                    }
-                }
-                for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
-                    actions[env] = d.action;
-                    if record {
-                        let seat = envs.seats[env] as usize;
-                        let (o, m) = (&obs[k * ol..(k + 1) * ol], &masks[k * na..(k + 1) * na]);
-                        let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
-                        rollout.push(env, seat, o, m, h, d.action, d.logp, d.value);
-                    }
-                }
-            }
-            envs.step(&actions).expect("sampled actions are legal");
-            state.decisions += cfg.num_envs as u64;
-            for (env, len) in ep_len.iter_mut().enumerate() {
-                let r: Vec<f32> = envs.rewards[env * 4..env * 4 + 4].iter().map(|x| x * cfg.reward_scale).collect();
-                let done = envs.dones[env];
-                rollout.reward(env, &r, done);
-                *len += 1;
-                if done {
-                    state.hands += 1;
-                    if env < pool_envs {
-                        // The learner's return against the snapshot.
-                        returns += r[env % np] as f64;
-                        episodes += 1;
-                    }
-                    lengths += *len as u64;
-                    finished += 1;
-                    *len = 0;
-                }
-            }
+            let (mine, theirs) = self.to_move(pool_envs);
+            self.act(&mine, policy, critic, true, rng, &mut actions);
+            self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions);
+            self.envs.step(&actions).expect("sampled actions are legal");
+            self.state.decisions += cfg.num_envs as u64;
+            self.credit_rewards(pool_envs, &mut episodes);
         }
-        // Chains still open bootstrap from the value of the seat's current state.
-        let open = rollout.open_chains();
-        if !open.is_empty() {
-            let mut obs = vec![0f32; open.len() * ol];
-            for (k, &(env, seat, _)) in open.iter().enumerate() {
-                envs.state(env).observe(seat, &mut obs[k * ol..(k + 1) * ol]);
-            }
-            let values: Vec<f32> = match &critic_now {
-                Some(c) => {
-                    let oracle = hidden_hands(&game, &envs, open.iter().map(|&(env, seat, _)| (env, seat)), orl);
-                    critic_values(c, &device, &obs, &oracle, open.len())
-                }
-                None => {
-                    let masks = vec![1f32; open.len() * na];
-                    decide(&policy, &device, &obs, &masks, na, None).iter().map(|d| d.value).collect()
-                }
-            };
-            for (&(_, _, i), v) in open.iter().zip(values) {
-                rollout.set_bootstrap(i, v);
-            }
-        }
+        episodes
+    }
 
-        // 2. Update.
-        let (adv, ret) = rollout.advantages(cfg.gamma, cfg.gae_lambda);
-        let (m, c, stats) =
-            ppo::update(model, critic, &mut optim, &rollout, &adv, &ret, cfg, lr, &train_device, &mut rng);
-        (model, critic) = (m, c);
+    /// The games where the learner is to move, and the others. In the first
+    /// `pool_envs` games (those against a snapshot) the learner is the team of
+    /// seat `env % players`; in the rest it plays every seat.
+    fn to_move(&self, pool_envs: usize) -> (Vec<usize>, Vec<usize>) {
+        let (game, np) = (&self.game, self.dims.players);
+        let learns = |env: usize, seat: usize| env >= pool_envs || game.team_of(seat) == game.team_of(env % np);
+        (0..self.cfg.num_envs).partition(|&env| learns(env, self.envs.seats[env] as usize))
+    }
+
+    /// One batched forward pass of `net` for the games `rows`: samples their
+    /// actions into `actions`; with `record`, adds the decisions to the rollout
+    /// (their values from `critic` when given, else from `net`'s value head).
+    fn act(
+        &mut self,
+        rows: &[usize],
+        net: &Policy,
+        critic: Option<&Critic>,
+        record: bool,
+        rng: &mut ChaCha8Rng,
+        actions: &mut [usize],
+    ) {
+        if rows.is_empty() {
+            return;
+        }
+        let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
+        let envs = &self.envs;
+        let obs: Vec<f32> = rows.iter().flat_map(|&e| envs.obs[e * ol..(e + 1) * ol].iter().copied()).collect();
+        let masks: Vec<f32> = rows.iter().flat_map(|&e| envs.mask[e * na..(e + 1) * na].iter().copied()).collect();
+        let mut decisions = decide(net, &self.device, &obs, &masks, na, Some(rng));
+        let mut oracle = Vec::new();
+        if let Some(c) = critic.filter(|_| record) {
+            oracle = hidden_hands(&self.game, envs, rows.iter().map(|&e| (e, envs.seats[e] as usize)), orl);
+            for (d, v) in decisions.iter_mut().zip(critic_values(c, &self.device, &obs, &oracle, rows.len())) {
+                d.value = v;
+            }
+        }
+        for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
+            actions[env] = d.action;
+            if record {
+                let seat = envs.seats[env] as usize;
+                let (o, m) = (&obs[k * ol..(k + 1) * ol], &masks[k * na..(k + 1) * na]);
+                let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
+                self.rollout.push(env, seat, o, m, h, d.action, d.logp, d.value);
+            }
+        }
+    }
+
+    /// Credits the last step's rewards (times `reward_scale`) to each seat's
+    /// latest decision and counts the games that ended (the learner's return
+    /// only in the first `pool_envs` games, those against a snapshot).
+    fn credit_rewards(&mut self, pool_envs: usize, episodes: &mut Episodes) {
+        let np = self.dims.players;
+        for (env, len) in episodes.steps.iter_mut().enumerate() {
+            let r: Vec<f32> =
+                self.envs.rewards[env * 4..env * 4 + 4].iter().map(|x| x * self.cfg.reward_scale).collect();
+            let done = self.envs.dones[env];
+            self.rollout.reward(env, &r, done);
+            *len += 1;
+            if done {
+                self.state.hands += 1;
+                if env < pool_envs {
+                    // The learner's return against the snapshot.
+                    episodes.return_sum += r[env % np] as f64;
+                    episodes.against_pool += 1;
+                }
+                episodes.length_sum += *len as u64;
+                episodes.finished += 1;
+                *len = 0;
+            }
+        }
+    }
+
+    /// Chains still open bootstrap from the value of the seat's current state
+    /// (the oracle critic's, or else the policy's value head).
+    fn bootstrap_open_chains(&mut self, policy: &Policy, critic: Option<&Critic>) {
+        let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
+        let open = self.rollout.open_chains();
+        if open.is_empty() {
+            return;
+        }
+        let mut obs = vec![0f32; open.len() * ol];
+        for (k, &(env, seat, _)) in open.iter().enumerate() {
+            self.envs.state(env).observe(seat, &mut obs[k * ol..(k + 1) * ol]);
+        }
+        let values: Vec<f32> = match critic {
+            Some(c) => {
+                let oracle = hidden_hands(&self.game, &self.envs, open.iter().map(|&(env, seat, _)| (env, seat)), orl);
+                critic_values(c, &self.device, &obs, &oracle, open.len())
+            }
+            None => {
+                let masks = vec![1f32; open.len() * na];
+                decide(policy, &self.device, &obs, &masks, na, None).iter().map(|d| d.value).collect()
+            }
+        };
+        for (&(_, _, i), v) in open.iter().zip(values) {
+            self.rollout.set_bootstrap(i, v);
+        }
+    }
+
+    /// GAE over each seat's chain, then the PPO epochs; counts the update. A
+    /// non-finite loss stops the run.
+    fn update(
+        &mut self,
+        learner: Learner,
+        lr: f64,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(Learner, UpdateStats), TrainError> {
+        let cfg = self.cfg;
+        let (adv, ret) = self.rollout.advantages(cfg.gamma, cfg.gae_lambda);
+        let Learner { model, critic, mut optim } = learner;
+        let (model, critic, stats) =
+            ppo::update(model, critic, &mut optim, &self.rollout, &adv, &ret, cfg, lr, &self.train_device, rng);
         for (what, v) in
             [("policy_loss", stats.policy_loss), ("value_loss", stats.value_loss), ("entropy", stats.entropy)]
         {
             if !v.is_finite() {
-                return Err(TrainError::Diverged { update: state.update, what });
+                return Err(TrainError::Diverged { update: self.state.update, what });
             }
         }
-        state.update += 1;
-        state.seconds = seconds_before + start.elapsed().as_secs_f64();
+        self.state.update += 1;
+        self.state.seconds = self.session.run_seconds();
+        Ok((Learner { model, critic, optim }, stats))
+    }
 
-        // 3. Logs (CleanRL names).
-        let elapsed = start.elapsed().as_secs_f64().max(1e-9);
-        let hands_per_s = (state.hands - start_hands) as f64 / elapsed;
-        let decisions_per_s = (state.decisions - start_decisions) as f64 / elapsed;
-        let step = state.decisions;
+    /// The update's scalars, at the step of the decisions taken so far.
+    fn log_metrics(&mut self, lr: f64, speed: Speed, episodes: &Episodes, stats: &UpdateStats) {
+        let (log, step) = (&mut self.log, self.state.decisions);
         log.scalar("charts/learning_rate", lr as f32, step);
-        log.scalar("charts/hands_per_s", hands_per_s as f32, step);
-        log.scalar("charts/decisions_per_s", decisions_per_s as f32, step);
-        log.scalar("charts/hands", state.hands as f32, step);
-        if episodes > 0 {
-            log.scalar("charts/episodic_return", (returns / episodes as f64) as f32, step);
+        log.scalar("charts/hands_per_s", speed.hands_per_s as f32, step);
+        log.scalar("charts/decisions_per_s", speed.decisions_per_s as f32, step);
+        log.scalar("charts/hands", self.state.hands as f32, step);
+        if episodes.against_pool > 0 {
+            log.scalar("charts/episodic_return", (episodes.return_sum / episodes.against_pool as f64) as f32, step);
         }
-        if finished > 0 {
-            log.scalar("charts/episodic_length", lengths as f32 / finished as f32, step);
+        if episodes.finished > 0 {
+            log.scalar("charts/episodic_length", episodes.length_sum as f32 / episodes.finished as f32, step);
         }
         log.scalar("losses/policy_loss", stats.policy_loss, step);
         log.scalar("losses/value_loss", stats.value_loss, step);
@@ -294,53 +527,85 @@ pub fn train<G: Game>(
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
-
-        // 4. Opponent pool, evaluation, checkpoints.
-        if state.update % cfg.snapshot_every as u64 == 0 {
-            pool.push(model.valid());
-            if pool.len() > cfg.pool_size.max(1) {
-                pool.remove(0);
-            }
-        }
-        let finished = state.hands >= cfg.total_hands;
-        let mut best = false;
-        if (cfg.eval_every > 0 && state.update % cfg.eval_every as u64 == 0) || finished {
-            let eval_model = model.valid();
-            let mut results = Vec::new();
-            for opp in [EvalOpponent::Random, EvalOpponent::Heuristic] {
-                let r = evaluate(&game, &eval_model, &device, opp, cfg.eval_hands, cfg.seed ^ 0xE7A1);
-                log.scalar(&format!("eval/win_rate_vs_{}", opp.name()), r.win_rate as f32, step);
-                log.scalar(&format!("eval/reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32, step);
-                results.push((format!("win_rate_vs_{}", opp.name()), r.win_rate as f32));
-                results.push((format!("reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32));
-            }
-            let score = results[2].1;
-            if state.best_eval.is_none_or(|b| score >= b) {
-                state.best_eval = Some(score);
-                best = true;
-            }
-            state.last_eval = results;
-        }
-        if state.update % cfg.checkpoint_every as u64 == 0 || finished || best {
-            let name = format!("update-{:06}", state.update);
-            last_checkpoint =
-                Some(checkpoint::save(&ck_root, &name, &model, critic.as_ref(), &optim, &state, cfg, best)?);
-        }
-        progress.update(&state, hands_per_s, decisions_per_s);
     }
-    log.close();
-    let elapsed = start.elapsed().as_secs_f64().max(1e-9);
-    let checkpoint = match last_checkpoint {
-        Some(c) => c,
-        None => {
-            let name = format!("update-{:06}", state.update);
-            checkpoint::save(&ck_root, &name, &model, critic.as_ref(), &optim, &state, cfg, false)?
+
+    /// Every `snapshot_every` updates the policy joins the opponent pool (the
+    /// oldest snapshot leaves once it holds `pool_size`).
+    fn add_to_pool(&mut self, model: &Policy) {
+        let (update, cfg) = (self.state.update, self.cfg);
+        if update % cfg.snapshot_every as u64 == 0 {
+            self.pool.push(model.valid());
+            if self.pool.len() > cfg.pool_size.max(1) {
+                self.pool.remove(0);
+            }
         }
-    };
-    Ok(Summary {
-        decisions_per_s: (state.decisions - start_decisions) as f64 / elapsed,
-        hands_per_hour: (state.hands - start_hands) as f64 / elapsed * 3600.0,
-        state,
-        checkpoint,
-    })
+    }
+
+    /// Every `eval_every` updates, and after the last, plays the greedy policy
+    /// against each baseline; logs and keeps the results. Returns whether this is
+    /// the best evaluation so far (by [`BEST_EVAL`]; ties count as better).
+    fn evaluate(&mut self, model: &Policy) -> bool {
+        let cfg = self.cfg;
+        // `eval_every = 0`: no remainder, so only after the last update.
+        let due = self.state.update.checked_rem(cfg.eval_every as u64) == Some(0) || self.finished();
+        if !due {
+            return false;
+        }
+        let eval_model = model.valid();
+        let step = self.state.decisions;
+        let mut results = Vec::new();
+        for opp in [EvalOpponent::Random, EvalOpponent::Heuristic] {
+            // A game without a heuristic player is evaluated against random only.
+            let Ok(r) = eval::evaluate(&self.game, &eval_model, &self.device, opp, cfg.eval_hands, cfg.seed ^ 0xE7A1)
+            else {
+                continue;
+            };
+            self.log.scalar(&format!("eval/win_rate_vs_{}", opp.name()), r.win_rate as f32, step);
+            self.log.scalar(&format!("eval/reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32, step);
+            results.push((format!("win_rate_vs_{}", opp.name()), r.win_rate as f32));
+            results.push((format!("reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32));
+        }
+        self.state.last_eval = results;
+        match self.state.eval(BEST_EVAL) {
+            Some(score) if self.state.best_eval.is_none_or(|b| score >= b) => {
+                self.state.best_eval = Some(score);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Every `checkpoint_every` updates, after the last, and at every new best
+    /// evaluation, saves a checkpoint.
+    fn checkpoint(&mut self, learner: &Learner, best: bool) -> Result<(), TrainError> {
+        let (update, cfg) = (self.state.update, self.cfg);
+        if update % cfg.checkpoint_every as u64 == 0 || self.finished() || best {
+            self.last_checkpoint = Some(self.save(learner, best)?);
+        }
+        Ok(())
+    }
+
+    /// Saves the checkpoint of the current update (`update-NNNNNN`).
+    fn save(&self, learner: &Learner, best: bool) -> Result<PathBuf, TrainError> {
+        let name = format!("update-{:06}", self.state.update);
+        let Learner { model, critic, optim } = learner;
+        Ok(checkpoint::save(&self.ck_root, &name, model, critic.as_ref(), optim, &self.state, self.cfg, best)?)
+    }
+
+    /// Closes the log; makes sure a checkpoint exists (a run with nothing left
+    /// to play saves one); reports.
+    fn finish(mut self, learner: &Learner) -> Result<Summary, TrainError> {
+        self.log.close();
+        let speed = self.session.speed(&self.state);
+        let checkpoint = match self.last_checkpoint.take() {
+            Some(c) => c,
+            None => self.save(learner, false)?,
+        };
+        Ok(Summary {
+            decisions_per_s: speed.decisions_per_s,
+            hands_per_hour: speed.hands_per_s * 3600.0,
+            state: self.state,
+            checkpoint,
+        })
+    }
 }

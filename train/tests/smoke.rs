@@ -4,6 +4,7 @@
 
 use bones_env::{Doubles, Game, Texas42, Texas42Rules};
 use bones_train::checkpoint;
+use bones_train::config::CriticKind;
 use bones_train::eval::{evaluate, EvalOpponent, ORACLE_LEN};
 use bones_train::log::read_scalars;
 use bones_train::{train, TrainConfig};
@@ -38,7 +39,7 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
     let dir = checkpoint::latest(&out.join("checkpoints")).unwrap();
     let device = Device::flex();
     let model = checkpoint::load_model(&dir, game.obs_len(), game.num_actions(), &device).unwrap();
-    let r = evaluate(&game, &model, &device, EvalOpponent::Random, 4, 1);
+    let r = evaluate(&game, &model, &device, EvalOpponent::Random, 4, 1).unwrap();
     assert_eq!(r.games, 8);
     assert!((0.0..=1.0).contains(&r.win_rate));
 
@@ -54,7 +55,7 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
 #[test]
 fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.critic = "oracle".into();
+    cfg.critic = CriticKind::Oracle;
     cfg.total_hands = 60;
     let out = tmp("oracle");
     let game = Texas42::new(Texas42Rules::STANDARD);
@@ -69,11 +70,11 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
     let device = Device::flex();
     checkpoint::load_critic(&dir, game.obs_len(), ORACLE_LEN, &device).unwrap();
     let model = checkpoint::load_model(&dir, game.obs_len(), game.num_actions(), &device).unwrap();
-    assert_eq!(evaluate(&game, &model, &device, EvalOpponent::Random, 2, 1).games, 4);
+    assert_eq!(evaluate(&game, &model, &device, EvalOpponent::Random, 2, 1).unwrap().games, 4);
 
     // Resuming with the other critic is refused; with the same one it continues.
     let mut public = cfg.clone();
-    public.critic = "public".into();
+    public.critic = CriticKind::Public;
     public.total_hands = summary.state.hands + 20;
     let e = train(game, &public, &out, true, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("critic=oracle") && e.contains("critic=public"), "{e}");

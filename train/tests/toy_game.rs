@@ -1,0 +1,333 @@
+//! A third game is cheap: a toy game defined only here runs through every
+//! generic tool of Bones — `Env`, `VecEnv`, record replay, the `random` agent,
+//! the arena and a one-update training run — with no change to agents/ or
+//! train/. (Registering it for the command line would be one variant in
+//! env/src/registry.rs.)
+//!
+//! The game, "high card": two players are dealt three dominoes each; in each
+//! of three tricks the leader plays a domino, the other answers, and the higher
+//! pip total takes the trick (a tie goes to the leader, who leads the next).
+//! The side with more tricks wins the deal (+1/-1); a whole game is the first
+//! to two deals.
+
+use bones_agents::{evaluate, AgentFactory, AgentSpec, Amount, EvalOptions, SpecError};
+use bones_env::action::{ActionError, ActionMask};
+use bones_env::deal::{deal, rng_for_seed};
+use bones_env::observe::{layout_len, ObsWriter, Segment};
+use bones_env::record::json::{apply_named, get_actions, get_u64, step_json, RecordError};
+use bones_env::{
+    Action, DealOutcome, Domino, DominoSet, Env, Episode, Game, GameState, IllegalAction, SeatView, VecEnv,
+};
+use bones_train::{train, TrainConfig};
+use burn::prelude::Device;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Map, Value};
+
+const SEGMENTS: [Segment; 3] = [
+    Segment { name: "hand", len: 28, doc: "my dominoes" },
+    Segment { name: "led", len: 28, doc: "the domino led to this trick, if any" },
+    Segment { name: "played", len: 28, doc: "every domino played so far" },
+];
+const OBS_LEN: usize = layout_len(&SEGMENTS);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct HighCard;
+
+#[derive(Clone, Debug)]
+struct HighCardState {
+    rng: ChaCha8Rng,
+    episode: Episode,
+    hands: [DominoSet; 4],
+    played: DominoSet,
+    led: Option<Domino>,
+    to_move: usize,
+    tricks: [u8; 2],
+    deals_won: [u8; 2],
+    finished: Option<[u8; 2]>,
+    winner: Option<usize>,
+    rewards: [f32; 4],
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct HighCardView {
+    seat: usize,
+    hand: DominoSet,
+    led: Option<Domino>,
+    played: DominoSet,
+    legal: ActionMask,
+}
+
+impl SeatView for HighCardView {
+    fn seat(&self) -> usize {
+        self.seat
+    }
+    fn legal(&self) -> ActionMask {
+        self.legal
+    }
+    fn observe(&self, out: &mut [f32]) {
+        let mut w = ObsWriter::new(out, &SEGMENTS);
+        let hand = w.next("hand");
+        for d in self.hand {
+            hand[d.index()] = 1.0;
+        }
+        let led = w.next("led");
+        if let Some(d) = self.led {
+            led[d.index()] = 1.0;
+        }
+        let played = w.next("played");
+        for d in self.played {
+            played[d.index()] = 1.0;
+        }
+        w.finish();
+    }
+}
+
+impl HighCardState {
+    fn new(rng: ChaCha8Rng, episode: Episode) -> HighCardState {
+        let mut s = HighCardState {
+            rng,
+            episode,
+            hands: [DominoSet::EMPTY; 4],
+            played: DominoSet::EMPTY,
+            led: None,
+            to_move: 0,
+            tricks: [0; 2],
+            deals_won: [0; 2],
+            finished: None,
+            winner: None,
+            rewards: [0.0; 4],
+        };
+        s.deal();
+        s
+    }
+
+    fn deal(&mut self) {
+        self.hands = deal(&mut self.rng, 2, 3).0;
+        self.played = DominoSet::EMPTY;
+        self.led = None;
+        self.tricks = [0; 2];
+    }
+}
+
+impl GameState for HighCardState {
+    type View = HighCardView;
+    fn view(&self, seat: usize) -> HighCardView {
+        let mine = self.current_seat() == Some(seat);
+        HighCardView {
+            seat,
+            hand: self.hands[seat],
+            led: self.led,
+            played: self.played,
+            legal: if mine { self.legal_mask() } else { ActionMask::EMPTY },
+        }
+    }
+    fn current_seat(&self) -> Option<usize> {
+        (!self.is_terminal()).then_some(self.to_move)
+    }
+    fn legal_mask(&self) -> ActionMask {
+        let mut m = ActionMask::EMPTY;
+        if !self.is_terminal() {
+            for d in self.hands[self.to_move] {
+                m.insert(d.index());
+            }
+        }
+        m
+    }
+    fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
+        let legal = self.legal_mask();
+        if !legal.contains(a) {
+            return Err(IllegalAction { action: a, legal });
+        }
+        let d = Domino::from_index(a);
+        let seat = self.to_move;
+        self.hands[seat].remove(d);
+        self.played.insert(d);
+        self.rewards = [0.0; 4];
+        self.finished = None;
+        match self.led.take() {
+            None => {
+                self.led = Some(d);
+                self.to_move = 1 - seat;
+            }
+            Some(led) => {
+                let leader = 1 - seat;
+                let taker = if d.pips() > led.pips() { seat } else { leader };
+                self.tricks[taker] += 1;
+                self.to_move = taker;
+                if self.hands[0].is_empty() {
+                    let deal_winner = usize::from(self.tricks[1] > self.tricks[0]);
+                    self.finished = Some(self.tricks);
+                    self.deals_won[deal_winner] += 1;
+                    let r = if deal_winner == 0 { 1.0 } else { -1.0 };
+                    match self.episode {
+                        Episode::Hand => {
+                            self.winner = Some(deal_winner);
+                            self.rewards = [r, -r, 0.0, 0.0];
+                        }
+                        Episode::Game if self.deals_won[deal_winner] == 2 => {
+                            self.winner = Some(deal_winner);
+                            self.rewards = [r, -r, 0.0, 0.0];
+                        }
+                        Episode::Game => self.deal(),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+    fn is_terminal(&self) -> bool {
+        self.winner.is_some()
+    }
+    fn rewards(&self) -> [f32; 4] {
+        self.rewards
+    }
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        self.view(seat).observe(out)
+    }
+    fn seat_hands(&self) -> [DominoSet; 4] {
+        self.hands
+    }
+    fn finished_deal(&self) -> Option<DealOutcome> {
+        let tricks = self.finished?;
+        let won = usize::from(tricks[1] > tricks[0]);
+        let mut win = [0.0; 4];
+        win[won] = 1.0;
+        Some(DealOutcome { score: [tricks[0] as f64, tricks[1] as f64, 0.0, 0.0], win, points: None, contract: None })
+    }
+    fn winning_side(&self) -> Option<usize> {
+        self.winner
+    }
+}
+
+impl Game for HighCard {
+    type State = HighCardState;
+    fn name(&self) -> &'static str {
+        "highcard"
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn rules_json(&self) -> Value {
+        json!({})
+    }
+    fn num_actions(&self) -> usize {
+        28
+    }
+    fn obs_len(&self) -> usize {
+        OBS_LEN
+    }
+    fn obs_segments(&self) -> &'static [Segment] {
+        &SEGMENTS
+    }
+    fn obs_version(&self) -> u32 {
+        1
+    }
+    fn action_name(&self, a: Action) -> &'static str {
+        const NAMES: [&str; 28] = [
+            "0-0", "1-0", "1-1", "2-0", "2-1", "2-2", "3-0", "3-1", "3-2", "3-3", "4-0", "4-1", "4-2", "4-3", "4-4",
+            "5-0", "5-1", "5-2", "5-3", "5-4", "5-5", "6-0", "6-1", "6-2", "6-3", "6-4", "6-5", "6-6",
+        ];
+        NAMES.get(a).copied().unwrap_or("?")
+    }
+    fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
+        name.parse::<Domino>().map(|d| d.index()).map_err(|_| ActionError {
+            name: name.to_string(),
+            game: "highcard",
+            expected: "a domino like `6-4`",
+        })
+    }
+    fn new_state(&self, seed: u64, episode: Episode) -> HighCardState {
+        HighCardState::new(rng_for_seed(seed), episode)
+    }
+    fn replay_record(record: &mut Map<String, Value>) -> Result<(Self, HighCardState, Value), RecordError> {
+        let seed = get_u64(record, "seed", u64::MAX)?.ok_or_else(|| RecordError::record("a record needs `seed`"))?;
+        let game = HighCard;
+        let mut state = game.new_state(seed, Episode::Hand);
+        let mut steps = Vec::new();
+        for (i, name) in get_actions(record)?.iter().enumerate() {
+            let seat = state.current_seat().unwrap_or(0);
+            let legal = bones_env::record::json::legal_names(&game, &state);
+            let a = apply_named(&game, &mut state, i, name)?;
+            steps.push(step_json(seat, game.action_name(a), legal));
+        }
+        let result = json!({ "steps": steps, "done": state.is_terminal(), "winner": state.winner });
+        Ok((game, state, result))
+    }
+}
+
+#[test]
+fn a_toy_game_plays_through_env_and_vec_env() {
+    let mut env = Env::new(HighCard, Episode::Game);
+    for seed in 0..20 {
+        let mut t = env.reset(seed).clone();
+        let mut total = [0.0f32; 2];
+        while !t.terminated {
+            assert_eq!(t.obs.len(), OBS_LEN);
+            let a = t.legal.iter().last().unwrap();
+            t = env.step(a).unwrap().clone();
+            total[0] += t.rewards[0];
+            total[1] += t.rewards[1];
+        }
+        assert_eq!(total[0], -total[1]);
+        assert_eq!(total[0].abs(), 1.0);
+        assert!(env.step(0).is_err());
+    }
+    // The same seeds give the same buffers for any thread count.
+    let run = |threads| {
+        let mut v = VecEnv::new(HighCard, Episode::Hand, 6, 3, threads);
+        let mut trace = Vec::new();
+        for _ in 0..40 {
+            let actions: Vec<Action> =
+                (0..6).map(|i| (0..28).find(|&a| v.mask[i * 28 + a] == 1.0).expect("a legal action")).collect();
+            v.step(&actions).unwrap();
+            trace.push((v.obs.clone(), v.rewards.clone(), v.dones.clone()));
+        }
+        trace
+    };
+    assert_eq!(run(1), run(2));
+}
+
+#[test]
+fn a_toy_game_replays_its_records() {
+    let mut record = json!({"seed": 4}).as_object().unwrap().clone();
+    let state = HighCard.new_state(4, Episode::Hand);
+    let first = state.legal_mask().iter().next().unwrap();
+    record.insert("actions".into(), json!([HighCard.action_name(first)]));
+    let (_, after, result) = HighCard::replay_record(&mut record).unwrap();
+    assert_eq!(after.current_seat(), Some(1));
+    assert_eq!(result["steps"][0]["seat"], 0);
+    record.insert("actions".into(), json!(["9-9"]));
+    let e = HighCard::replay_record(&mut record).unwrap_err();
+    assert_eq!(e.index, Some(0));
+}
+
+#[test]
+fn a_toy_game_is_played_by_random_agents_in_the_arena() {
+    let factory = AgentFactory::new();
+    let random = AgentSpec::Random;
+    let opts = EvalOptions { amount: Amount::Games(20), seed: 1, threads: 2 };
+    let report = evaluate(&HighCard, [&random, &random], &factory, &opts, &|_| {}).unwrap();
+    assert_eq!((report.game, report.games, report.sides), ("highcard", 20, 2));
+    assert!(report.hands >= 40);
+    assert!(report.points_per_round.is_some() && report.contracts.is_none());
+    let again = evaluate(&HighCard, [&random, &random], &factory, &EvalOptions { threads: 1, ..opts }, &|_| {});
+    assert_eq!(again.unwrap().wins, report.wins);
+    // Agents written for other games say so.
+    let e = factory.build(&AgentSpec::Heuristic, &HighCard).err().unwrap();
+    assert!(matches!(e, SpecError::WrongGame { .. }) && e.to_string().contains("highcard"), "{e}");
+}
+
+#[test]
+fn a_toy_game_trains_for_one_update() {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.game = "highcard".into();
+    cfg.total_hands = 10;
+    cfg.num_steps = 8;
+    cfg.eval_every = 1;
+    let out = std::env::temp_dir().join(format!("bones-toy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let summary = train(HighCard, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    assert!(summary.state.update >= 1 && summary.state.hands >= 10);
+    assert!(summary.checkpoint.join("model.bpk").is_file());
+    let _ = std::fs::remove_dir_all(&out);
+}
