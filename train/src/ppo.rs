@@ -246,3 +246,110 @@ pub fn update(
     sums.average_into(&mut stats);
     (model, critic, stats)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn col(v: &[f32], device: &Device) -> Tensor<2> {
+        Tensor::<2>::from_data(TensorData::new(v.to_vec(), [v.len(), 1]), device)
+    }
+
+    fn assert_close(got: f32, want: f32) {
+        assert!((got - want).abs() < 1e-6, "{got} != {want}");
+    }
+
+    #[test]
+    fn explained_variance_matches_hand_computed_values() {
+        let returns = [1.0, 2.0, 3.0, 4.0];
+        // mean 2.5; Var(returns) = (2.25 + 0.25 + 0.25 + 2.25) / 4 = 1.25.
+        // returns - values = [0, 0, 0, 1]: mean 0.25, Var = (3 * 0.0625 + 0.5625) / 4 = 0.1875;
+        // 1 - 0.1875 / 1.25 = 0.85.
+        assert_close(explained_variance(&[1.0, 2.0, 3.0, 3.0], &returns), 0.85);
+        // Perfect values explain everything; a constant offset too (only the variance counts).
+        assert_close(explained_variance(&returns, &returns), 1.0);
+        assert_close(explained_variance(&[2.0, 3.0, 4.0, 5.0], &returns), 1.0);
+        // Zero values explain nothing: returns - values = returns.
+        assert_close(explained_variance(&[0.0; 4], &returns), 0.0);
+        // Returns without variance (or none at all): undefined.
+        assert!(explained_variance(&[1.0, 2.0, 3.0], &[2.0, 2.0, 2.0]).is_nan());
+        assert!(explained_variance(&[], &[]).is_nan());
+    }
+
+    #[test]
+    fn the_clipped_value_loss_takes_the_larger_error_of_each_sample() {
+        let device = Device::flex();
+        let loss = |value: &[f32], ret: &[f32], clip: Option<(&[f32], f32)>| {
+            let clip = clip.map(|(old, c)| (col(old, &device), c));
+            value_loss(col(value, &device), col(ret, &device), clip).into_scalar::<f32>()
+        };
+        // Clip range 0.2 around the rollout's values `old`:
+        // a: old 0, value 0.5, return 1: unclipped (0.5 - 1)^2 = 0.25; clipped value
+        //    0 + 0.2, (0.2 - 1)^2 = 0.64: the clipped branch wins.
+        // b: old 0, value 0.5, return 0: unclipped 0.25; clipped (0.2 - 0)^2 = 0.04:
+        //    the unclipped branch wins.
+        // c: old 1, value 1.1, return 2: inside the range, both (1.1 - 2)^2 = 0.81.
+        let (value, ret, old) = ([0.5, 0.5, 1.1], [1.0, 0.0, 2.0], [0.0, 0.0, 1.0]);
+        assert_close(loss(&value[..1], &ret[..1], Some((&old[..1], 0.2))), 0.5 * 0.64);
+        assert_close(loss(&value[1..2], &ret[1..2], Some((&old[1..2], 0.2))), 0.5 * 0.25);
+        // Half the mean: 0.5 * (0.64 + 0.25 + 0.81) / 3 = 0.2833…
+        assert_close(loss(&value, &ret, Some((&old, 0.2))), 0.5 * (0.64 + 0.25 + 0.81) / 3.0);
+        // Unclipped: 0.5 * (0.25 + 0.25 + 0.81) / 3 = 0.2183…
+        assert_close(loss(&value, &ret, None), 0.5 * (0.25 + 0.25 + 0.81) / 3.0);
+    }
+
+    /// Two parameters whose gradients under [`Tiny::loss`] are known.
+    #[derive(Module, Debug)]
+    struct Tiny {
+        a: Param<Tensor<1>>,
+        b: Param<Tensor<2>>,
+    }
+
+    impl Tiny {
+        fn new(device: &Device) -> Tiny {
+            Tiny {
+                a: Param::from_data(TensorData::new(vec![0.5f32, -1.0], [2]), device),
+                b: Param::from_data(TensorData::new(vec![2.0f32, 3.0], [1, 2]), device),
+            }
+        }
+
+        /// sum(a * [1, 2]) + sum(b * [[2, 4]]): d/da = [1, 2], d/db = [[2, 4]];
+        /// global norm sqrt(1 + 4 + 4 + 16) = 5.
+        fn loss(&self, device: &Device) -> Tensor<1> {
+            let ca = Tensor::<1>::from_data(TensorData::new(vec![1.0f32, 2.0], [2]), device);
+            let cb = Tensor::<2>::from_data(TensorData::new(vec![2.0f32, 4.0], [1, 2]), device);
+            (self.a.val() * ca).sum() + (self.b.val() * cb).sum()
+        }
+
+        fn grads(&self, grads: &GradientsParams) -> (Vec<f32>, Vec<f32>) {
+            let a = grads.get::<1>(self.a.id).unwrap().into_data().try_to_vec::<f32>().unwrap();
+            let b = grads.get::<2>(self.b.id).unwrap().into_data().try_to_vec::<f32>().unwrap();
+            (a, b)
+        }
+    }
+
+    #[test]
+    fn clip_global_norm_scales_every_gradient_by_one_factor() {
+        let device = Device::flex().autodiff();
+        let tiny = Tiny::new(&device);
+        let fresh = || GradientsParams::from_grads(tiny.loss(&device).backward(), &tiny);
+
+        // Norm 5 above the limit 1: every gradient times 1 / (5 + 1e-6).
+        let mut grads = fresh();
+        assert_close(clip_global_norm(&tiny, &mut grads, 1.0), 5.0);
+        let (a, b) = tiny.grads(&grads);
+        let s = 1.0 / (5.0 + 1e-6);
+        for (got, want) in a.iter().chain(&b).zip([1.0 * s, 2.0 * s, 2.0 * s, 4.0 * s]) {
+            assert_close(*got, want);
+        }
+        let norm: f32 = a.iter().chain(&b).map(|g| g * g).sum::<f32>().sqrt();
+        assert!((norm - 1.0).abs() < 1e-5, "{norm}");
+
+        // Under the limit, or with clipping off (0): unchanged; the norm is still reported.
+        for max_norm in [10.0, 0.0] {
+            let mut grads = fresh();
+            assert_close(clip_global_norm(&tiny, &mut grads, max_norm), 5.0);
+            assert_eq!(tiny.grads(&grads), (vec![1.0, 2.0], vec![2.0, 4.0]));
+        }
+    }
+}

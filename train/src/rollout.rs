@@ -199,6 +199,51 @@ mod tests {
     }
 
     #[test]
+    fn gae_follows_each_seats_chain_with_discounting_a_done_and_bootstraps() {
+        // gamma 0.9, lambda 0.8 (gamma * lambda = 0.72). Two games interleaved:
+        // game 0 seats 0 and 1 alternate, the hand ends (done) after seat 1's
+        // second move and a new hand starts whose chain is still open at the end;
+        // game 1 seat 2 has two decisions and stays open too.
+        let mut r = Rollout::new(2, 1, 1, 0);
+        let push = |r: &mut Rollout, env: usize, seat: usize, value: f32| {
+            r.push(env, seat, &[0.0], &[1.0], &[], 0, 0.0, value)
+        };
+        push(&mut r, 0, 0, 0.5); // t0
+        push(&mut r, 1, 2, 0.1); // t1
+        r.reward(1, &[0.0, 0.0, 0.25, 0.0], false); // credited to t1
+        push(&mut r, 0, 1, -0.5); // t2
+        push(&mut r, 0, 0, 0.8); // t3 (t0's next)
+        push(&mut r, 0, 1, -0.2); // t4 (t2's next)
+        r.reward(0, &[1.0, -1.0, 0.0, 0.0], true); // hand over: t3 +1, t4 -1, both done
+        push(&mut r, 0, 0, 0.3); // t5: a new hand, not linked to t3
+        r.reward(0, &[0.5, 0.0, 0.0, 0.0], false); // credited to t5
+        push(&mut r, 1, 2, 0.2); // t6 (t1's next)
+        let next: Vec<Option<usize>> = r.steps.iter().map(|t| t.next).collect();
+        assert_eq!(next, vec![Some(3), Some(6), Some(4), None, None, None, None]);
+        assert_eq!(r.open_chains(), vec![(0, 0, 5), (1, 2, 6)]);
+        r.set_bootstrap(5, 0.6);
+        r.set_bootstrap(6, 0.4);
+
+        // delta_t = r_t + 0.9 * V(next) - V_t (V(next) = 0 after a done, the
+        // bootstrap for an open chain); A_t = delta_t + 0.72 * A(next).
+        // t6: 0    + 0.9*0.4    - 0.2    = 0.16                 A = 0.16
+        // t5: 0.5  + 0.9*0.6    - 0.3    = 0.74                 A = 0.74
+        // t4: -1   (done)       + 0.2    = -0.8                 A = -0.8
+        // t3: 1    (done)       - 0.8    = 0.2                  A = 0.2
+        // t2: 0    + 0.9*(-0.2) + 0.5    = 0.32   + 0.72*(-0.8) = -0.256
+        // t1: 0.25 + 0.9*0.2    - 0.1    = 0.33   + 0.72*0.16   = 0.4452
+        // t0: 0    + 0.9*0.8    - 0.5    = 0.22   + 0.72*0.2    = 0.364
+        // Returns are A + V.
+        let (adv, ret) = r.advantages(0.9, 0.8);
+        let want_adv = [0.364, 0.4452, -0.256, 0.2, -0.8, 0.74, 0.16];
+        let want_ret = [0.864, 0.5452, -0.756, 1.0, -1.0, 1.04, 0.36];
+        for i in 0..7 {
+            assert!((adv[i] - want_adv[i]).abs() < 1e-6, "advantage {i}: {} != {}", adv[i], want_adv[i]);
+            assert!((ret[i] - want_ret[i]).abs() < 1e-6, "return {i}: {} != {}", ret[i], want_ret[i]);
+        }
+    }
+
+    #[test]
     fn open_chains_bootstrap_from_the_seats_current_value() {
         let mut r = Rollout::new(2, 1, 1, 1);
         r.push(1, 3, &[0.0], &[1.0], &[0.5], 0, 0.0, 0.25);
