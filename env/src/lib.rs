@@ -15,6 +15,8 @@
 //! assert_eq!(marks[0] + marks[1], 1); // the forced bid of 30 is worth one mark
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod action;
 pub mod bench;
 pub mod deal;

@@ -11,6 +11,8 @@
 //! - [`serve`]: the JSON-lines bot protocol of `bones serve` (request in, reply out).
 //! - [`config`], [`checkpoint`], [`log`]: configuration, atomic checkpoints, TensorBoard.
 
+#![warn(missing_docs)]
+
 pub mod checkpoint;
 pub mod config;
 pub mod eval;
