@@ -93,7 +93,7 @@ impl GameVisitor for Train<'_> {
 }
 
 pub fn run(args: TrainArgs) -> Result<i32> {
-    let mut cfg = TrainConfig::load(&args.config)?;
+    let mut cfg = TrainConfig::load(&args.config).map_err(usage)?;
     if let Some(g) = args.game {
         cfg.game = g;
     }
