@@ -13,7 +13,9 @@ mod scoring;
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
 pub use observe::{observe_hand, OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
-pub use play::{closest_to_seven, sevens_distance, suit_table, SuitTable, TABLES};
+pub use play::{
+    closest_to_seven, legal_plays, next_in_play, sevens_distance, suit_table, winning_play, SuitTable, TABLES,
+};
 
 use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
 use crate::deal::{deal_texas42, rng_for_seed};
