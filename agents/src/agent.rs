@@ -1,13 +1,14 @@
-//! The [`Agent`] trait, the per-seat views agents act from, and agent specs.
+//! The [`Agent`] trait and agent specs.
 //!
 //! An agent never sees a game state. The arena (or any driver) builds a view of
-//! the acting seat with [`ViewState::view`] and hands the agent only that view:
-//! the seat's own dominoes plus the public information of the game (bids, the
-//! declaration, every trick so far, points, the Doubles board, hand sizes, …) and
-//! the legal actions. Views copy exactly those facts out of the state, so the
-//! other seats' hidden dominoes (and the Doubles boneyard order) cannot be reached
-//! through the trait. Views are `#[non_exhaustive]`: outside this crate they can
-//! only be built from a state.
+//! the acting seat with [`GameState::view`](bones_env::GameState::view) and hands
+//! the agent only that view ([`Texas42View`], [`DoublesView`], defined in
+//! `bones_env`): the seat's own dominoes plus the public information of the game
+//! (bids, the declaration, every trick so far, points, the Doubles board, hand
+//! sizes, …) and the legal actions. Views hold exactly those facts, so the other
+//! seats' hidden dominoes (and the Doubles boneyard order) cannot be reached
+//! through them. Views are `#[non_exhaustive]`: outside `bones_env` they can only
+//! be built from a state (or a lone hand or round).
 //!
 //! Agent specs (used by `bones eval`, `play`, `serve`): `random`, `heuristic`,
 //! `highest` (Doubles only), `pimc[:worlds=N]`, `model:PATH`. [`AgentSpec`]
@@ -18,32 +19,12 @@ use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 
-use bones_env::action::{DOUBLES, NEL_O, PASS, TRUMP_BLANKS};
-use bones_env::doubles::{Board, Round};
-use bones_env::rules::DoublesRules;
-use bones_env::texas42::{Hand, Phase, SuitTable, Trick};
-use bones_env::{Action, ActionMask, DominoSet, DoublesState, GameState, Texas42Rules, Texas42State};
+use bones_env::{Action, DoublesView, SeatView, Texas42View};
 use rand_chacha::ChaCha8Rng;
 
 /// The random stream an agent may draw from (seeded by the driver, so a game is
 /// reproducible from its seed).
 pub type AgentRng = ChaCha8Rng;
-
-/// What every per-seat view offers a driver.
-pub trait SeatView {
-    /// The acting seat.
-    fn seat(&self) -> usize;
-    /// The legal actions of the acting seat.
-    fn legal(&self) -> ActionMask;
-}
-
-/// A game state that can show one seat its view.
-pub trait ViewState: GameState {
-    /// The view type.
-    type View: SeatView;
-    /// The view of `seat` (normally the seat to move).
-    fn view(&self, seat: usize) -> Self::View;
-}
 
 /// A player. It acts from one seat's view only and returns a legal action.
 ///
@@ -57,326 +38,6 @@ pub trait Agent<V>: Send {
 impl<V, A: Agent<V> + ?Sized> Agent<V> for Box<A> {
     fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
         (**self).act(view, rng)
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Texas 42
-
-/// One seat's view of a Texas 42 state: its own dominoes and everything public.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Texas42View {
-    /// The acting seat (0..4; team = seat % 2).
-    pub seat: u8,
-    /// Rule options.
-    pub rules: Texas42Rules,
-    /// The shaker of this hand.
-    pub dealer: u8,
-    /// The hand's phase.
-    pub phase: Phase,
-    /// Dominoes this seat holds now.
-    pub hand: DominoSet,
-    /// Each seat's bid (`None` before it has bid).
-    pub bids: [Option<Action>; 4],
-    /// The high bid's action id (`PASS` when none yet).
-    pub high_bid: Action,
-    /// The high bidder (`None` while no one has bid).
-    pub bidder: Option<u8>,
-    /// The seat that declares/declared (`None` while bidding).
-    pub declarer: Option<u8>,
-    /// The declaration's action id (`None` before it is made).
-    pub declaration: Option<Action>,
-    /// Tricks: the completed ones, then the current one (`tricks[trick]`).
-    pub tricks: [Trick; 7],
-    /// Index of the current trick (7 once all are played).
-    pub trick: u8,
-    /// Points taken per team this hand.
-    pub points: [u8; 2],
-    /// Tricks won per seat.
-    pub tricks_won: [u8; 4],
-    /// Every domino played so far this hand.
-    pub played: DominoSet,
-    /// The seat sitting out (Nel-O: the bidder's partner).
-    pub sitting_out: Option<u8>,
-    /// Legal actions of this seat.
-    pub legal: ActionMask,
-    /// Game totals per team (marks, or points under `points` scoring).
-    pub totals: [u32; 2],
-    /// Hands finished earlier in this game.
-    pub hands_played: u32,
-    /// The hand as this seat could rebuild it (hidden dominoes re-dealt; see
-    /// `Hand::public_for`): what the observation is computed from.
-    pub public: Hand,
-}
-
-impl SeatView for Texas42View {
-    fn seat(&self) -> usize {
-        self.seat as usize
-    }
-    fn legal(&self) -> ActionMask {
-        self.legal
-    }
-}
-
-impl ViewState for Texas42State {
-    type View = Texas42View;
-    fn view(&self, seat: usize) -> Texas42View {
-        let mut v = Texas42View::from_hand(self.hand(), seat as u8);
-        v.totals = self.totals();
-        v.hands_played = self.hands_played();
-        if self.current_seat() != Some(seat) {
-            v.legal = ActionMask::EMPTY;
-        }
-        v
-    }
-}
-
-impl Texas42View {
-    /// The view of `seat` of a single hand (game totals zero). Only public fields
-    /// of the hand and `seat`'s own dominoes are copied.
-    pub fn from_hand(h: &Hand, seat: u8) -> Texas42View {
-        let seat = seat % 4;
-        let has_high = h.high_bid as Action != PASS;
-        // A hand ends during bidding only when thrown in (no high bid).
-        let declared = h.phase == Phase::Playing || (h.phase == Phase::Done && has_high);
-        let mut tricks = h.tricks;
-        let mut played = DominoSet::EMPTY;
-        if declared {
-            for t in tricks.iter() {
-                for d in t.played() {
-                    played.insert(*d);
-                }
-            }
-        } else {
-            // Nothing has been played; keep the (empty) trick slots as they are.
-            for t in tricks.iter_mut() {
-                t.len = 0;
-            }
-        }
-        Texas42View {
-            seat,
-            rules: h.rules,
-            dealer: h.dealer,
-            phase: h.phase,
-            hand: h.hands[seat as usize],
-            bids: [h.bid_of(0), h.bid_of(1), h.bid_of(2), h.bid_of(3)],
-            high_bid: h.high_bid as Action,
-            bidder: has_high.then_some(h.bidder),
-            declarer: (h.phase != Phase::Bidding && has_high).then_some(h.declarer),
-            declaration: declared.then_some(h.declaration as Action),
-            tricks,
-            trick: h.trick,
-            points: h.points,
-            tricks_won: h.tricks_won,
-            played,
-            sitting_out: h.sitting_out(),
-            legal: if h.to_move == seat && h.phase != Phase::Done { h.legal_mask() } else { ActionMask::EMPTY },
-            totals: [0; 2],
-            hands_played: 0,
-            public: h.public_for(seat as usize),
-        }
-    }
-
-    /// This seat's observation vector (the encoding the policies are trained on).
-    pub fn observe(&self, out: &mut [f32]) {
-        bones_env::texas42::observe_hand(&self.public, self.totals, self.seat as usize, out)
-    }
-
-    /// This seat's team (0 or 1).
-    #[inline]
-    pub fn team(&self) -> usize {
-        (self.seat & 1) as usize
-    }
-    /// This seat's partner.
-    #[inline]
-    pub fn partner(&self) -> u8 {
-        (self.seat + 2) % 4
-    }
-    /// Whether this seat's team won the bid.
-    #[inline]
-    pub fn bidding_team(&self) -> bool {
-        self.bidder.is_some_and(|b| b % 2 == self.seat % 2)
-    }
-    /// The trick in progress (`None` once all are played).
-    #[inline]
-    pub fn current_trick(&self) -> Option<&Trick> {
-        self.tricks.get(self.trick as usize)
-    }
-    /// Nel-O is being played.
-    #[inline]
-    pub fn is_nello(&self) -> bool {
-        self.declaration == Some(NEL_O)
-    }
-    /// Dominoes per trick (3 in Nel-O).
-    #[inline]
-    pub fn trick_size(&self) -> usize {
-        if self.sitting_out.is_some() {
-            3
-        } else {
-            4
-        }
-    }
-    /// The seat after `seat` in play order (skipping a seat that sits out).
-    #[inline]
-    pub fn next_in_play(&self, seat: u8) -> u8 {
-        self.public.next_in_play(seat)
-    }
-    /// The seat that played the `i`-th domino of trick `t`.
-    pub fn seat_of_play(&self, t: usize, i: usize) -> u8 {
-        self.public.seat_of_play(t, i)
-    }
-    /// The trump suit: 0..6 a pip suit, 7 doubles; `None` for follow-me, Nel-O,
-    /// Sevens or before the declaration.
-    pub fn trump_suit(&self) -> Option<usize> {
-        match self.declaration? {
-            d @ TRUMP_BLANKS..DOUBLES => Some(d - TRUMP_BLANKS),
-            DOUBLES => Some(7),
-            _ => None,
-        }
-    }
-    /// The trump dominoes (empty without a trump suit).
-    pub fn trumps(&self) -> DominoSet {
-        match self.trump_suit() {
-            Some(7) => DominoSet::DOUBLES,
-            Some(t) => DominoSet::with_pip(t as u8),
-            None => DominoSet::EMPTY,
-        }
-    }
-    /// The suit table of the declaration (`None` for Sevens or before declaring).
-    pub fn suit_table(&self) -> Option<&'static SuitTable> {
-        bones_env::texas42::suit_table(self.declaration?, self.rules.nello_doubles)
-    }
-    /// Dominoes whose holder this seat does not know: not played, not its own.
-    #[inline]
-    pub fn unseen(&self) -> DominoSet {
-        DominoSet::FULL - self.played - self.hand
-    }
-    /// For each seat, the suits (bit s: suit id 0..7 of the suit table) it has
-    /// shown out of by not following a led suit.
-    pub fn known_voids(&self) -> [u8; 4] {
-        let mut v = [0u8; 4];
-        let Some(table) = self.suit_table() else { return v };
-        for t in 0..=(self.trick as usize).min(6) {
-            let trick = &self.tricks[t];
-            if trick.len < 2 {
-                continue;
-            }
-            let led = table.lead_suit[trick.plays[0].index()] as usize;
-            let mut seat = trick.leader;
-            for d in &trick.played()[1..] {
-                seat = self.next_in_play(seat);
-                if !table.members[led].contains(*d) {
-                    v[seat as usize] |= 1 << led;
-                }
-            }
-        }
-        v
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Doubles
-
-/// One seat's view of a Doubles state: its own dominoes and everything public.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DoublesView {
-    /// The acting seat.
-    pub seat: u8,
-    /// Rule options (players, blocked tie, target).
-    pub rules: DoublesRules,
-    /// Dominoes this seat holds now (a just-drawn domino included).
-    pub hand: DominoSet,
-    /// The domino this seat has just drawn and must play or pass on.
-    pub drawn: Option<bones_env::Domino>,
-    /// The board (open ends per number, unlocked numbers, dominoes placed).
-    pub board: Board,
-    /// Dominoes held per seat (unused seats 0).
-    pub hand_sizes: [u8; 4],
-    /// Dominoes left in the boneyard (its order is hidden).
-    pub boneyard_len: u8,
-    /// For each domino, the seat that played it (`NO_SEAT` if not on the board).
-    pub played_by: [u8; 28],
-    /// Draws per seat this round.
-    pub draws: [u8; 4],
-    /// Passes per seat this round.
-    pub passes: [u8; 4],
-    /// Per seat, bit n: publicly known to hold no domino showing n.
-    pub void: [u8; 4],
-    /// Per seat, bit n: publicly known not to hold n-n.
-    pub no_double: [u8; 4],
-    /// Legal actions of this seat.
-    pub legal: ActionMask,
-    /// Game totals per seat.
-    pub totals: [u32; 4],
-    /// The round as this seat could rebuild it (hidden dominoes re-dealt; see
-    /// `Round::public_for`): what the observation is computed from.
-    pub public: Round,
-}
-
-impl SeatView for DoublesView {
-    fn seat(&self) -> usize {
-        self.seat as usize
-    }
-    fn legal(&self) -> ActionMask {
-        self.legal
-    }
-}
-
-impl ViewState for DoublesState {
-    type View = DoublesView;
-    fn view(&self, seat: usize) -> DoublesView {
-        let mut v = DoublesView::from_round(self.round(), seat as u8, self.game().rules);
-        v.totals = self.totals();
-        if self.current_seat() != Some(seat) {
-            v.legal = ActionMask::EMPTY;
-        }
-        v
-    }
-}
-
-impl DoublesView {
-    /// The view of `seat` of one round (game totals zero).
-    pub fn from_round(r: &Round, seat: u8, rules: DoublesRules) -> DoublesView {
-        let s = seat as usize;
-        let mut hand_sizes = [0u8; 4];
-        for (n, h) in hand_sizes.iter_mut().zip(&r.hands[..r.players as usize]) {
-            *n = h.len() as u8;
-        }
-        let mine = r.to_move == seat && !r.is_done();
-        DoublesView {
-            seat,
-            rules,
-            hand: r.hands[s],
-            drawn: if mine { r.drawn } else { None },
-            board: r.board,
-            hand_sizes,
-            boneyard_len: r.boneyard_len() as u8,
-            played_by: r.played_by,
-            draws: r.draws,
-            passes: r.passes,
-            void: r.void,
-            no_double: r.no_double,
-            legal: if mine { r.legal_mask() } else { ActionMask::EMPTY },
-            totals: [0; 4],
-            public: r.public_for(s),
-        }
-    }
-
-    /// This seat's observation vector (the encoding the policies are trained on).
-    pub fn observe(&self, out: &mut [f32]) {
-        bones_env::doubles::observe_round(&self.public, &self.rules, self.totals, self.seat as usize, out)
-    }
-    /// Players at the table.
-    #[inline]
-    pub fn players(&self) -> u8 {
-        self.rules.players
-    }
-    /// Dominoes whose holder this seat does not know (other hands and boneyard).
-    #[inline]
-    pub fn unseen(&self) -> DominoSet {
-        DominoSet::FULL - self.board.placed - self.hand
     }
 }
 
@@ -438,7 +99,6 @@ pub enum SpecError {
         /// Why not, and what to use instead.
         reason: &'static str,
     },
-    /// The agent is specified correctly but not built yet.
     /// A `model:PATH` that could not be loaded.
     #[error("agent `{spec}`: {reason}")]
     BadModel {
@@ -447,6 +107,7 @@ pub enum SpecError {
         /// What was wrong (missing files, another game, …).
         reason: String,
     },
+    /// The agent is specified correctly but not built yet.
     #[error("agent `{spec}` is not available yet: {reason}")]
     NotAvailable {
         /// The spec.

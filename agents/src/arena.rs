@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::agent::{Agent, AgentRng, AgentSpec, SpecError, SpecGame, ViewState};
+use crate::agent::{Agent, AgentRng, AgentSpec, SpecError, SpecGame};
 use bones_env::doubles::action_name as doubles_action_name;
 use bones_env::texas42::{bid_value, team, Outcome};
 use bones_env::{Doubles, DoublesState, Episode, Game, GameState, Texas42, Texas42State};
@@ -339,7 +339,7 @@ fn run_pool<V: SpecGame>(
 
 /// Times one decision and checks it is legal.
 #[allow(clippy::too_many_arguments)]
-fn decide<S: ViewState>(
+fn decide<S: GameState>(
     state: &mut S,
     seat: usize,
     who: usize,

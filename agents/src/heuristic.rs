@@ -92,11 +92,12 @@
 //! [`HighestAgent`] plays the legal domino with the highest pip total
 //! ([`bones_env::doubles::highest_pip_in`]).
 
-use crate::agent::{Agent, AgentRng, DoublesView, Texas42View};
+use crate::agent::{Agent, AgentRng};
 use bones_env::action::{BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
 use bones_env::doubles::{decode, highest_pip_in, Move};
 use bones_env::texas42::{bid_value, is_mark_bid, sevens_distance, Phase, SuitTable, TABLES};
 use bones_env::{Action, ActionMask, Domino, DominoSet, NelloDoubles};
+use bones_env::{DoublesView, Texas42View};
 
 // ---------------------------------------------------------------------------
 // Texas 42: valuation
@@ -611,7 +612,7 @@ fn play_trumps(c: &PlayCtx, legal: DominoSet) -> Domino {
     let played = trick.played();
     let led = t.lead_suit[played[0].index()] as usize;
     let power = &t.power[led];
-    let best_i = v.public.winning_play(played);
+    let best_i = v.winning_play(played);
     let best_power = power[played[best_i].index()];
     let winner = v.seat_of_play(v.trick as usize, best_i);
     let trick_count: u32 = played.iter().map(|d| d.count() as u32).sum();
@@ -683,7 +684,7 @@ fn play_nello(c: &PlayCtx, legal: DominoSet) -> Domino {
     let played = trick.played();
     let led = t.lead_suit[played[0].index()] as usize;
     let power = &t.power[led];
-    let best_i = v.public.winning_play(played);
+    let best_i = v.winning_play(played);
     let best_power = power[played[best_i].index()];
     let under: DominoSet = legal.iter().filter(|d| power[d.index()] < best_power).collect();
     if v.seat == bidder {

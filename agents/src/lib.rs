@@ -13,8 +13,6 @@ pub mod heuristic;
 pub mod pimc;
 pub mod random;
 
-pub use agent::{
-    register_model_loaders, Agent, AgentRng, AgentSpec, DoublesView, ModelLoader, SeatView, SpecError, Texas42View,
-    ViewState,
-};
+pub use agent::{register_model_loaders, Agent, AgentRng, AgentSpec, ModelLoader, SpecError};
 pub use arena::{eval_doubles, eval_texas42, Amount, Contracts, EvalOptions, EvalReport};
+pub use bones_env::{DoublesView, SeatView, Texas42View};

@@ -109,8 +109,9 @@ use bones_env::texas42::{bid_marks, bid_value, is_mark_bid, sevens_distance, Han
 use bones_env::{Action, ActionMask, Domino, DominoSet, IllegalAction, Scoring, Variant};
 use rand::Rng;
 
-use crate::agent::{Agent, AgentRng, Texas42View};
+use crate::agent::{Agent, AgentRng};
 use crate::solver::Solver;
+use bones_env::Texas42View;
 
 /// The trump declarations simulated for point and mark bids: `blanks` …
 /// `sixes`, `doubles`, `follow-me` (ids `TRUMP_BLANKS..=FOLLOW_ME`).

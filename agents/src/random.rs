@@ -1,7 +1,8 @@
 //! The `random` agent: uniform over the legal actions, in every game.
 
-use crate::agent::{Agent, AgentRng, SeatView};
+use crate::agent::{Agent, AgentRng};
 use bones_env::Action;
+use bones_env::SeatView;
 use rand::Rng;
 
 /// Picks uniformly among the legal actions of the view.

@@ -2,7 +2,7 @@
 //! dominoes, the spec parser's errors, eval determinism across thread counts, and
 //! that the baselines beat `random` by a wide margin.
 
-use bones_agents::agent::{AgentSpec, SpecError, ViewState};
+use bones_agents::agent::{AgentSpec, SpecError};
 use bones_agents::arena::{eval_doubles, eval_texas42, Amount, EvalOptions, EvalReport};
 use bones_agents::{Agent, AgentRng, SeatView, Texas42View};
 use bones_env::doubles::Move;
@@ -20,11 +20,9 @@ fn none(_: u64) {}
 fn check_legal<G: Game>(
     game: &G,
     specs: &[AgentSpec],
-    build: impl Fn(&AgentSpec) -> Box<dyn Agent<<G::State as ViewState>::View>>,
+    build: impl Fn(&AgentSpec) -> Box<dyn Agent<<G::State as GameState>::View>>,
     games: u64,
-) where
-    G::State: ViewState,
-{
+) {
     let mut agents: Vec<_> = specs.iter().map(&build).collect();
     let n = game.num_players();
     for seed in 0..games {

@@ -3,6 +3,7 @@
 
 use crate::action::{ActionError, ActionMask};
 use crate::observe::Segment;
+use crate::view::SeatView;
 
 /// An action id in a game's dense action space.
 pub type Action = usize;
@@ -48,6 +49,8 @@ pub trait Game: Clone + Send + Sync + 'static {
 
 /// The dynamic state of one game.
 pub trait GameState: Clone + Send + Sync + 'static {
+    /// What one seat may know of this state (see [`crate::view`]).
+    type View: SeatView;
     /// The seat to act, or `None` when the episode is over.
     fn current_seat(&self) -> Option<usize>;
     /// The legal actions as a bit mask (empty when terminal).
@@ -58,6 +61,10 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn is_terminal(&self) -> bool;
     /// Reward earned by each seat on the last transition (zero-sum).
     fn rewards(&self) -> [f32; 4];
-    /// Writes seat `seat`'s observation into `out` (length = `obs_len`).
+    /// Writes seat `seat`'s observation into `out` (length = `obs_len`): the
+    /// same vector as `self.view(seat).observe(out)`.
     fn observe(&self, seat: usize, out: &mut [f32]);
+    /// The view of `seat`: its own dominoes and the public information of the
+    /// game; its legal actions are empty unless `seat` is to move.
+    fn view(&self, seat: usize) -> Self::View;
 }

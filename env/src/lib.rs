@@ -27,16 +27,18 @@ pub mod record;
 pub mod rules;
 pub mod texas42;
 pub mod vec_env;
+pub mod view;
 
 pub use action::{ActionError, ActionMask};
 pub use domino::{Domino, DominoSet, ParseDominoError};
-pub use doubles::{Doubles, DoublesState};
+pub use doubles::{Doubles, DoublesState, DoublesView};
 pub use env::{Env, EnvError, TimeStep};
 pub use game::{Action, Episode, Game, GameState};
 pub use observe::Segment;
 pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
-pub use texas42::{RewardMode, Texas42, Texas42State};
+pub use texas42::{RewardMode, Texas42, Texas42State, Texas42View};
 pub use vec_env::{VecEnv, VecEnvError};
+pub use view::SeatView;
 
 /// An action that is not legal in the current state (the state is unchanged).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

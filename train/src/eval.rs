@@ -4,7 +4,7 @@
 
 use crate::inference::decide;
 use crate::model::Policy;
-use bones_agents::{Agent, AgentSpec, DoublesView, SpecError, Texas42View, ViewState};
+use bones_agents::{Agent, AgentSpec, DoublesView, SpecError, Texas42View};
 use bones_env::vec_env::episode_seed;
 use bones_env::{DominoSet, Doubles, DoublesState, Episode, Game, GameState, RewardMode, Texas42, Texas42State};
 use burn::prelude::*;
@@ -12,9 +12,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// A game the trainer can evaluate on: it knows its baseline agents.
-pub trait TrainGame: Game<State: ViewState> {
+pub trait TrainGame: Game {
     /// A baseline agent (`random`, `heuristic`, …) for this game.
-    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<<Self::State as ViewState>::View>>, SpecError>;
+    fn baseline(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<<Self::State as GameState>::View>>, SpecError>;
     /// The game the trainer plays, with the config's `reward` (Texas 42 only).
     fn with_reward(&self, reward: RewardMode) -> Self;
     /// Length of [`TrainGame::oracle`]'s output.

@@ -4,6 +4,8 @@
 //! [`Doubles`] holds the rules; [`DoublesState`] is one round, or a whole game of
 //! rounds to the target (`Episode::Game`). A [`Round`] is the allocation-free
 //! state of one round (hands, boneyard in draw order, [`Board`], history).
+//! [`DoublesView`] is what one seat may know of a state, and its observation is
+//! written from that view.
 //!
 //! Action ids (stable; see [`actions`] for the table): 0..7 opening doubles
 //! `0-0` … `6-6`; 7..56 attachments by domino in dense order (`n-n@n` one id,
@@ -19,14 +21,16 @@ mod board;
 mod observe;
 mod play;
 pub(crate) mod record;
+mod view;
 
 pub use actions::{
     action_name, attach_action, decode, open_action, parse_doubles, played_domino, Move, ATTACH, DRAW, NAMES_DOUBLES,
     NUM_ACTIONS_DOUBLES, OPEN, PASS,
 };
 pub use board::Board;
-pub use observe::{observe_round, OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
+pub use observe::{OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
 pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
+pub use view::DoublesView;
 
 use crate::action::{ActionError, ActionMask};
 use crate::deal::{rng_for_seed, shuffle};
@@ -34,6 +38,7 @@ use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::DoublesRules;
+use crate::view::SeatView;
 use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
@@ -299,6 +304,7 @@ impl DoublesState {
 }
 
 impl GameState for DoublesState {
+    type View = DoublesView;
     #[inline]
     fn current_seat(&self) -> Option<usize> {
         (!self.is_terminal()).then_some(self.round.to_move as usize)
@@ -335,8 +341,17 @@ impl GameState for DoublesState {
     fn rewards(&self) -> [f32; 4] {
         self.rewards
     }
+    #[inline]
     fn observe(&self, seat: usize, out: &mut [f32]) {
-        observe::write(self, seat, out)
+        self.view(seat).observe(out)
+    }
+    fn view(&self, seat: usize) -> DoublesView {
+        let mut v = DoublesView::from_round(&self.round, seat as u8, self.game.rules);
+        v.totals = self.totals;
+        if self.current_seat() != Some(seat) {
+            v.legal = ActionMask::EMPTY;
+        }
+        v
     }
 }
 

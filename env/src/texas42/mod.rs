@@ -1,7 +1,9 @@
 //! Texas 42: four players in two partnerships; bidding, trump, seven tricks.
 //!
 //! [`Texas42`] holds the static facts (rules, first shaker, reward shaping);
-//! [`Texas42State`] is a hand, or a whole game of hands to the target.
+//! [`Texas42State`] is a hand, or a whole game of hands to the target;
+//! [`Texas42View`] is what one seat may know of it, and its observation is
+//! written from that view.
 
 mod bidding;
 mod hand;
@@ -9,13 +11,15 @@ mod observe;
 mod play;
 pub(crate) mod record;
 mod scoring;
+mod view;
 
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
-pub use observe::{observe_hand, OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
+pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
 pub use play::{
     closest_to_seven, legal_plays, next_in_play, sevens_distance, suit_table, winning_play, SuitTable, TABLES,
 };
+pub use view::Texas42View;
 
 use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
 use crate::deal::{deal_texas42, rng_for_seed};
@@ -23,6 +27,7 @@ use crate::domino::DominoSet;
 use crate::game::{Action, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::{Scoring, Texas42Rules};
+use crate::view::SeatView;
 use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
@@ -221,6 +226,7 @@ impl Texas42State {
 }
 
 impl GameState for Texas42State {
+    type View = Texas42View;
     #[inline]
     fn current_seat(&self) -> Option<usize> {
         (!self.is_terminal()).then_some(self.hand.to_move as usize)
@@ -256,7 +262,17 @@ impl GameState for Texas42State {
     fn rewards(&self) -> [f32; 4] {
         self.rewards
     }
+    #[inline]
     fn observe(&self, seat: usize, out: &mut [f32]) {
-        observe::write(self, seat, out)
+        self.view(seat).observe(out)
+    }
+    fn view(&self, seat: usize) -> Texas42View {
+        let mut v = Texas42View::from_hand(&self.hand, seat as u8);
+        v.totals = self.totals;
+        v.hands_played = self.hands_played;
+        if self.current_seat() != Some(seat) {
+            v.legal = ActionMask::EMPTY;
+        }
+        v
     }
 }

@@ -8,7 +8,7 @@ use super::play_view::{DoublesScreen, Screen, StateOf, Texas42Screen};
 use super::{GameArgs, GameName};
 use anyhow::{anyhow, Result};
 use bones_agents::agent::VALID_SPECS;
-use bones_agents::{Agent, AgentRng, AgentSpec, SpecError, ViewState};
+use bones_agents::{Agent, AgentRng, AgentSpec, SpecError};
 use bones_env::rules::DoublesRules;
 use bones_env::{Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::SeedableRng;
@@ -317,15 +317,12 @@ type Bots<V> = Vec<Option<Box<dyn Agent<V>>>>;
 fn play_loop<S: Screen>(
     screen: &S,
     mut state: StateOf<S>,
-    mut bots: Bots<<StateOf<S> as ViewState>::View>,
+    mut bots: Bots<<StateOf<S> as GameState>::View>,
     seed: u64,
     intro: &str,
     record: impl Fn(&[String]) -> Value,
     save_to: Option<&Path>,
-) -> Result<i32>
-where
-    StateOf<S>: ViewState,
-{
+) -> Result<i32> {
     // Writing the empty record first checks the path before anyone plays.
     if let Err(e) = save(save_to, &record(&[])) {
         return usage(e);

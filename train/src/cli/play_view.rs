@@ -4,11 +4,13 @@
 //! summaries. Seats are named relative to the person (Texas 42: You, Left,
 //! Partner, Right) or by number (Doubles: You, Seat 1, …).
 
-use bones_agents::{DoublesView, Texas42View, ViewState};
+use bones_agents::{DoublesView, Texas42View};
 use bones_env::action::{DOUBLES, FOLLOW_ME, NAMES_42, NEL_O, PASS, SEVENS, TRUMP_BLANKS};
 use bones_env::doubles::{decode, played_domino, End, Move, DRAW};
 use bones_env::texas42::{bid_value, Hand, Outcome, Phase};
-use bones_env::{Action, ActionMask, Domino, DominoSet, Doubles, DoublesState, Game, Scoring, Texas42, Texas42State};
+use bones_env::{
+    Action, ActionMask, Domino, DominoSet, Doubles, DoublesState, Game, GameState, Scoring, Texas42, Texas42State,
+};
 use std::fmt::Write;
 
 /// What the game loop of `bones play` needs from a game's screen.
@@ -412,7 +414,7 @@ impl DoublesScreen {
             return "Board: empty; the highest double opens\n".into();
         }
         let mut placed: Vec<Domino> = b.placed.iter().collect();
-        placed.sort_by_key(|d| v.public.play_index[d.index()]);
+        placed.sort_by_key(|d| v.play_index[d.index()]);
         let list: Vec<String> = placed.iter().map(|d| d.to_string()).collect();
         let mut ends = Vec::new();
         let mut locked = Vec::new();

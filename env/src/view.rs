@@ -1,0 +1,24 @@
+//! What one seat may know of a game: the [`SeatView`] trait.
+//!
+//! A seat's view is a public information state: the seat's own dominoes, the
+//! public history of the hand or round and the public facts derived from it,
+//! the game totals, and the legal actions when the seat is to move. It holds
+//! nothing the seat cannot see (no other seat's dominoes, no boneyard order), so
+//! agents acting from a view cannot cheat, and two states that differ only in
+//! what is hidden from the seat give it the same view. Each game's state builds
+//! its views with [`GameState::view`](crate::GameState::view), and its
+//! observation vector is written from the view.
+
+use crate::action::ActionMask;
+
+/// One seat's public information state (see the module docs).
+pub trait SeatView: Clone + Send + Sync + 'static {
+    /// The seat whose view this is.
+    fn seat(&self) -> usize;
+    /// The legal actions of this seat (empty unless it is to move).
+    fn legal(&self) -> ActionMask;
+    /// Writes this seat's observation vector into `out` (the game's `obs_len`
+    /// floats): the same vector as the state's
+    /// [`observe`](crate::GameState::observe) for this seat.
+    fn observe(&self, out: &mut [f32]);
+}
