@@ -31,6 +31,7 @@ pub use board::Board;
 pub use observe::{OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
 pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
 pub use view::DoublesView;
+use view::SeatOfRound;
 
 use crate::action::{ActionError, ActionMask};
 use crate::deal::{rng_for_seed, shuffle};
@@ -38,7 +39,6 @@ use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::DoublesRules;
-use crate::view::SeatView;
 use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
@@ -274,6 +274,17 @@ impl DoublesState {
         self.round.winner
     }
 
+    /// The public facts of `seat` (its legal actions only when it is to move).
+    #[inline]
+    fn seat_facts(&self, seat: usize) -> SeatOfRound<'_> {
+        let f = SeatOfRound::new(&self.round, self.game.rules, seat as u8, self.totals);
+        if self.current_seat() == Some(seat) {
+            f
+        } else {
+            f.not_acting()
+        }
+    }
+
     fn finish_round(&mut self) {
         self.rounds_played += 1;
         let n = self.game.rules.players as usize;
@@ -341,17 +352,13 @@ impl GameState for DoublesState {
     fn rewards(&self) -> [f32; 4] {
         self.rewards
     }
-    #[inline]
+    /// Written from the seat's public facts read off the round: what
+    /// `self.view(seat).observe(out)` writes, without building the view.
     fn observe(&self, seat: usize, out: &mut [f32]) {
-        self.view(seat).observe(out)
+        observe::write(&self.seat_facts(seat), out)
     }
     fn view(&self, seat: usize) -> DoublesView {
-        let mut v = DoublesView::from_round(&self.round, seat as u8, self.game.rules);
-        v.totals = self.totals;
-        if self.current_seat() != Some(seat) {
-            v.legal = ActionMask::EMPTY;
-        }
-        v
+        DoublesView::from_facts(&self.seat_facts(seat))
     }
 }
 

@@ -19,6 +19,7 @@ pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
 pub use play::{
     closest_to_seven, legal_plays, next_in_play, sevens_distance, suit_table, winning_play, SuitTable, TABLES,
 };
+use view::SeatOfHand;
 pub use view::Texas42View;
 
 use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
@@ -27,7 +28,6 @@ use crate::domino::DominoSet;
 use crate::game::{Action, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::{Scoring, Texas42Rules};
-use crate::view::SeatView;
 use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
@@ -177,6 +177,17 @@ impl Texas42State {
         &self.game
     }
 
+    /// The public facts of `seat` (its legal actions only when it is to move).
+    #[inline]
+    fn seat_facts(&self, seat: usize) -> SeatOfHand<'_> {
+        let f = SeatOfHand::new(&self.hand, seat as u8, self.totals, self.hands_played);
+        if self.current_seat() == Some(seat) {
+            f
+        } else {
+            f.not_acting()
+        }
+    }
+
     fn hand_rewards(&self) -> [f32; 4] {
         let h = &self.hand;
         let marks = || {
@@ -262,17 +273,12 @@ impl GameState for Texas42State {
     fn rewards(&self) -> [f32; 4] {
         self.rewards
     }
-    #[inline]
+    /// Written from the seat's public facts read off the hand: what
+    /// `self.view(seat).observe(out)` writes, without building the view.
     fn observe(&self, seat: usize, out: &mut [f32]) {
-        self.view(seat).observe(out)
+        observe::write(&self.seat_facts(seat), out)
     }
     fn view(&self, seat: usize) -> Texas42View {
-        let mut v = Texas42View::from_hand(&self.hand, seat as u8);
-        v.totals = self.totals;
-        v.hands_played = self.hands_played;
-        if self.current_seat() != Some(seat) {
-            v.legal = ActionMask::EMPTY;
-        }
-        v
+        Texas42View::from_facts(&self.seat_facts(seat))
     }
 }

@@ -1,7 +1,7 @@
 //! The Texas 42 observation: one seat's view, seats relative to it (0 = me,
 //! 1 = left, 2 = partner, 3 = right). Own hand plus all public information with
 //! perfect recall; nothing hidden: it is written from the seat's
-//! [`Texas42View`] alone. The layout is [`OBS_SEGMENTS_42`].
+//! public facts ([`Texas42View`](super::Texas42View)) alone. The layout is [`OBS_SEGMENTS_42`].
 //!
 //! Version 2 appends derived features (trumps, the trick in progress, what I can
 //! win with, unseen dominoes, shown-out suits), computed from the same facts with
@@ -12,7 +12,7 @@
 
 use super::hand::Phase;
 use super::play::{winning_play, SuitTable};
-use super::view::Texas42View;
+use super::view::SeatFacts;
 use crate::action::{BID_30, PASS, PLAY, TRUMP_BLANKS};
 use crate::domino::{Domino, DominoSet};
 use crate::game::Action;
@@ -123,20 +123,21 @@ fn one_hot(seg: &mut [f32], i: usize) {
     seg[i] = 1.0;
 }
 
-/// Writes the observation of view `v` (its seat's) into `out`. Reads only the
-/// view, so it holds nothing the seat cannot see; `Texas42State::observe` is
-/// this writer on the state's view of the seat.
-pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
-    let me = v.seat;
+/// Writes the observation of a seat into `out` from its public facts `v` (a
+/// [`Texas42View`](super::Texas42View), or the same facts read off the state's hand), so it holds
+/// nothing the seat cannot see and a view observes what the state shows it.
+#[inline]
+pub(super) fn write<F: SeatFacts>(v: &F, out: &mut [f32]) {
+    let me = v.me();
     let rel = |seat: u8| ((seat + 4 - me) % 4) as usize;
     let mut w = ObsWriter::new(out, &OBS_SEGMENTS_42);
 
     let hand = w.next("hand");
-    for d in v.hand {
+    for d in v.hand() {
         hand[d.index()] = 1.0;
     }
-    one_hot(w.next("dealer"), rel(v.dealer));
-    let phase = match v.phase {
+    one_hot(w.next("dealer"), rel(v.dealer()));
+    let phase = match v.phase() {
         Phase::Bidding => 0,
         Phase::Declaring => 1,
         Phase::Playing => 2,
@@ -144,30 +145,30 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
     };
     one_hot(w.next("phase"), phase);
     let to_move = w.next("to_move");
-    if let Some(s) = v.to_move {
+    if let Some(s) = v.to_move() {
         to_move[rel(s)] = 1.0;
     }
     let bid_slot = |a: Action| if a == PASS { 0 } else { 1 + a - BID_30 };
     let bids = w.next("bids");
     for seat in 0..4u8 {
-        if let Some(b) = v.bids[seat as usize] {
+        if let Some(b) = v.bid(seat) {
             bids[rel(seat) * BIDS + bid_slot(b)] = 1.0;
         }
     }
     let high = w.next("high_bid");
-    if v.high_bid != PASS {
-        high[bid_slot(v.high_bid)] = 1.0;
+    if v.high_bid() != PASS {
+        high[bid_slot(v.high_bid())] = 1.0;
     }
     let bidder = w.next("bidder");
-    if let Some(s) = v.bidder {
+    if let Some(s) = v.bidder() {
         bidder[rel(s)] = 1.0;
     }
     let declarer = w.next("declarer");
-    if let Some(s) = v.declarer {
+    if let Some(s) = v.declarer() {
         declarer[rel(s)] = 1.0;
     }
     let decl = w.next("declaration");
-    if let Some(d) = v.declaration {
+    if let Some(d) = v.declaration() {
         decl[d - TRUMP_BLANKS] = 1.0;
     }
     // The declaration's suit table (None before it and under Sevens), and the
@@ -178,6 +179,9 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
     if let Some(t @ 0..7) = v.trump_suit() {
         slot.swap(t, 7);
     }
+    // Bit `8 * relative seat + suit slot`: that seat showed out of that suit
+    // (the view's `known_voids` by slot, gathered in the one walk over the tricks).
+    let mut voids = 0u32;
 
     let played_by = w.next("played_by");
     let in_trick = w.next("played_in_trick");
@@ -185,24 +189,35 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
     let current = w.next("current_trick");
     let leaders = w.next("trick_leaders");
     let winners = w.next("trick_winners");
-    if v.declaration.is_some() {
-        let last = (v.trick as usize).min(6);
+    if v.declaration().is_some() {
+        let last = (v.trick() as usize).min(6);
         for t in 0..=last {
-            let trick = &v.tricks[t];
-            if t == v.trick as usize && trick.len == 0 && v.phase == Phase::Done {
+            let trick = &v.tricks()[t];
+            if t == v.trick() as usize && trick.len == 0 && v.phase() == Phase::Done {
                 break;
             }
             leaders[t * 4 + rel(trick.leader)] = 1.0;
-            if t < v.trick as usize {
+            if t < v.trick() as usize {
                 winners[t * 4 + rel(trick.winner)] = 1.0;
             }
+            // The led suit's members and slot (nothing to follow under Sevens).
+            let (follow, led_slot) = match table {
+                Some(tb) if trick.len > 0 => {
+                    let led = tb.lead_suit[trick.plays[0].index()] as usize;
+                    (tb.members[led], slot[led])
+                }
+                _ => (DominoSet::FULL, 0),
+            };
             let mut seat = trick.leader;
             for (i, d) in trick.played().iter().enumerate() {
                 let di = d.index();
+                if !follow.contains(*d) {
+                    voids |= 1 << (8 * rel(seat) + led_slot);
+                }
                 played_by[di * 4 + rel(seat)] = 1.0;
                 in_trick[di * 7 + t] = 1.0;
                 position[di * 4 + i] = 1.0;
-                if t == v.trick as usize {
+                if t == v.trick() as usize {
                     current[i * 28 + di] = 1.0;
                 }
                 seat = v.next_in_play(seat);
@@ -212,17 +227,17 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
 
     let us = v.team();
     let points = w.next("points");
-    points[0] = v.points[us] as f32 / 42.0;
-    points[1] = v.points[1 - us] as f32 / 42.0;
+    points[0] = v.points()[us] as f32 / 42.0;
+    points[1] = v.points()[1 - us] as f32 / 42.0;
     let score = w.next("score");
-    let target = v.rules.target as f32;
-    score[0] = v.totals[us] as f32 / target;
-    score[1] = v.totals[1 - us] as f32 / target;
+    let target = v.rules().target as f32;
+    score[0] = v.totals()[us] as f32 / target;
+    score[1] = v.totals()[1 - us] as f32 / target;
     let out_seat = w.next("sitting_out");
-    if let Some(s) = v.sitting_out {
+    if let Some(s) = v.sitting_out() {
         out_seat[rel(s)] = 1.0;
     }
-    let r = &v.rules;
+    let r = v.rules();
     let rules = w.next("rules");
     for (i, var) in Variant::ALL.iter().enumerate() {
         rules[i] = r.variants.has(*var) as u8 as f32;
@@ -239,7 +254,7 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
     rules[11] = r.target as f32 / 250.0;
 
     write_bits(w.next("trumps"), v.trumps().0);
-    let in_progress = if v.phase == Phase::Playing { v.current_trick().filter(|t| t.len > 0) } else { None };
+    let in_progress = if v.phase() == Phase::Playing { v.current_trick().filter(|t| t.len > 0) } else { None };
     let led_suit = w.next("led_suit");
     if let (Some(tr), Some(tb)) = (in_progress, table) {
         one_hot(led_suit, slot[tb.lead_suit[tr.plays[0].index()] as usize]);
@@ -247,11 +262,11 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
     let winning = w.next("winning");
     if let Some(tr) = in_progress {
         let best = v.winning_play(tr.played());
-        one_hot(winning, rel(tr.seat_of_play(best, v.sitting_out)));
+        one_hot(winning, rel(tr.seat_of_play(best, v.sitting_out())));
     }
     let can_win = w.next("can_win");
-    if let Some(tr) = in_progress.filter(|_| v.to_move == Some(me)) {
-        let legal = DominoSet((v.legal.0 >> PLAY) as u32) & DominoSet::FULL & v.hand;
+    if let Some(tr) = in_progress.filter(|_| v.to_move() == Some(me)) {
+        let legal = DominoSet((v.legal_mask().0 >> PLAY) as u32) & DominoSet::FULL & v.hand();
         let n = tr.len as usize;
         let mut plays = tr.plays;
         for d in legal {
@@ -263,15 +278,6 @@ pub(super) fn write(v: &Texas42View, out: &mut [f32]) {
     }
     let unseen = v.unseen();
     write_bits(w.next("unseen"), unseen.0);
-    // Bit `8 * relative seat + suit slot`: that seat showed out of that suit.
-    let mut voids = 0u32;
-    for (seat, bits) in v.known_voids().into_iter().enumerate() {
-        for (suit, &k) in slot.iter().enumerate() {
-            if bits >> suit & 1 != 0 {
-                voids |= 1 << (8 * rel(seat as u8) + k);
-            }
-        }
-    }
     write_bits(w.next("voids"), voids);
     let suits = w.next("unseen_suits");
     if let Some(tb) = table {
@@ -290,8 +296,8 @@ mod tests {
     use crate::action::{BID_1M, DOUBLES, FOLLOW_ME, NEL_O, SEVENS};
     use crate::game::{Episode, Game};
     use crate::rules::Texas42Rules;
-    use crate::texas42::Hand;
-    use crate::texas42::Texas42;
+    use crate::texas42::view::SeatOfHand;
+    use crate::texas42::{Hand, Texas42, Texas42View};
     use crate::view::SeatView;
 
     fn set(s: &str) -> DominoSet {
@@ -328,9 +334,14 @@ mod tests {
         }
     }
 
+    /// Seat `me`'s observation of `h`, written from its view and (the same)
+    /// from the facts read off the hand.
     fn obs(h: &Hand, me: usize) -> Vec<f32> {
         let mut out = vec![f32::NAN; OBS_LEN_42];
         Texas42View::from_hand(h, me as u8).observe(&mut out);
+        let mut direct = vec![f32::NAN; OBS_LEN_42];
+        write(&SeatOfHand::new(h, me as u8, [0, 0], 0), &mut direct);
+        assert_eq!(out, direct, "the view observes what the hand shows seat {me}");
         out
     }
 
