@@ -559,6 +559,12 @@ mod tests {
                         assert!((h.hands[seat] & tb.members[suit_of[i % 8]]).is_empty(), "a false void");
                         voids_seen += 1;
                     }
+                    // The same voids as the view's `known_voids`, by slot.
+                    let known = Texas42View::from_hand(&h, me as u8).known_voids();
+                    for (i, v) in voids.iter().enumerate() {
+                        let seat = (me + i / 8) % 4;
+                        assert_eq!(*v != 0.0, known[seat] >> suit_of[i % 8] & 1 != 0, "voids slot {i}");
+                    }
                     let suits = seg(&o, "unseen_suits");
                     for (k, &suit) in suit_of.iter().enumerate() {
                         let n = table.map_or(0, |tb| (tb.members[suit] & others).len());
