@@ -6,8 +6,9 @@
 //! nothing the seat cannot see (no other seat's dominoes, no boneyard order), so
 //! agents acting from a view cannot cheat, and two states that differ only in
 //! what is hidden from the seat give it the same view. Each game's state builds
-//! its views with [`GameState::view`](crate::GameState::view), and its
-//! observation vector is written from the view.
+//! its views with [`GameState::view`](crate::GameState::view), and a seat's
+//! observation vector is written from the facts its view holds (by the same
+//! code, whether read from the view or straight off the state).
 
 use crate::action::ActionMask;
 

@@ -4,8 +4,8 @@
 //! [`Doubles`] holds the rules; [`DoublesState`] is one round, or a whole game of
 //! rounds to the target (`Episode::Game`). A [`Round`] is the allocation-free
 //! state of one round (hands, boneyard in draw order, [`Board`], history).
-//! [`DoublesView`] is what one seat may know of a state, and its observation is
-//! written from that view.
+//! [`DoublesView`] is what one seat may know of a state, and a seat's
+//! observation is written from those facts alone.
 //!
 //! Action ids (stable; see [`actions`] for the table): 0..7 opening doubles
 //! `0-0` … `6-6`; 7..56 attachments by domino in dense order (`n-n@n` one id,

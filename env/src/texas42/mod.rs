@@ -2,8 +2,8 @@
 //!
 //! [`Texas42`] holds the static facts (rules, first shaker, reward shaping);
 //! [`Texas42State`] is a hand, or a whole game of hands to the target;
-//! [`Texas42View`] is what one seat may know of it, and its observation is
-//! written from that view.
+//! [`Texas42View`] is what one seat may know of it, and a seat's observation is
+//! written from those facts alone.
 
 mod bidding;
 mod hand;
