@@ -612,7 +612,7 @@ fn play_trumps(c: &PlayCtx, legal: DominoSet) -> Domino {
     let played = trick.played();
     let led = t.lead_suit[played[0].index()] as usize;
     let power = &t.power[led];
-    let best_i = v.public.winning_play(played);
+    let best_i = v.winning_play(played);
     let best_power = power[played[best_i].index()];
     let winner = v.seat_of_play(v.trick as usize, best_i);
     let trick_count: u32 = played.iter().map(|d| d.count() as u32).sum();
@@ -684,7 +684,7 @@ fn play_nello(c: &PlayCtx, legal: DominoSet) -> Domino {
     let played = trick.played();
     let led = t.lead_suit[played[0].index()] as usize;
     let power = &t.power[led];
-    let best_i = v.public.winning_play(played);
+    let best_i = v.winning_play(played);
     let best_power = power[played[best_i].index()];
     let under: DominoSet = legal.iter().filter(|d| power[d.index()] < best_power).collect();
     if v.seat == bidder {

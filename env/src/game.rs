@@ -77,7 +77,8 @@ pub trait GameState: Clone + Send + Sync + 'static {
     fn is_terminal(&self) -> bool;
     /// Reward earned by each seat on the last transition (zero-sum).
     fn rewards(&self) -> [f32; 4];
-    /// Writes seat `seat`'s observation into `out` (length = `obs_len`).
+    /// Writes seat `seat`'s observation into `out` (length = `obs_len`): the
+    /// same vector as `self.view(seat).observe(out)`.
     fn observe(&self, seat: usize, out: &mut [f32]);
     /// Every seat's current hand (full information: for oracle critics, search
     /// and tests, never for an agent's observation). Absent seats are empty.

@@ -1,17 +1,25 @@
-//! What a seat may know: the [`SeatView`] trait of the per-seat views that
-//! agents act from (each game's view: [`crate::Texas42View`],
-//! [`crate::DoublesView`]; a state gives one with [`crate::GameState::view`]).
+//! What one seat may know of a game: the [`SeatView`] trait.
+//!
+//! A seat's view is a public information state: the seat's own dominoes, the
+//! public history of the hand or round and the public facts derived from it,
+//! the game totals, and the legal actions when the seat is to move. It holds
+//! nothing the seat cannot see (no other seat's dominoes, no boneyard order), so
+//! agents acting from a view cannot cheat, and two states that differ only in
+//! what is hidden from the seat give it the same view. Each game's state builds
+//! its views with [`GameState::view`](crate::GameState::view), and a seat's
+//! observation vector is written from the facts its view holds (by the same
+//! code, whether read from the view or straight off the state).
 
 use crate::action::ActionMask;
 
-/// One seat's view of a state: its own dominoes and the public information,
-/// never another seat's hidden dominoes.
+/// One seat's public information state (see the module docs).
 pub trait SeatView: Clone + Send + Sync + 'static {
     /// The seat whose view this is.
     fn seat(&self) -> usize;
-    /// The seat's legal actions (empty unless it is to move).
+    /// The legal actions of this seat (empty unless it is to move).
     fn legal(&self) -> ActionMask;
-    /// Writes the seat's observation vector (the encoding policies are trained
-    /// on; equal to the state's observation for that seat) into `out`.
+    /// Writes this seat's observation vector into `out` (the game's `obs_len`
+    /// floats): the same vector as the state's
+    /// [`observe`](crate::GameState::observe) for this seat.
     fn observe(&self, out: &mut [f32]);
 }

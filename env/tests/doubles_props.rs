@@ -1,13 +1,14 @@
 //! Property tests for Doubles over random deals and random legal play:
 //! dominoes are conserved, the legal mask is exactly the set of actions `apply`
 //! accepts, rounds and games terminate, round scores follow the pip rule, and
-//! observations leak nothing hidden.
+//! observations leak nothing hidden: a seat's view is the same when the dominoes
+//! hidden from it are dealt differently, and observes what the state shows it.
 
 use bones_env::doubles::{
-    parse_doubles, Doubles, DoublesState, End, Round, DRAW, NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES, PASS,
+    highest_double, parse_doubles, Doubles, DoublesState, End, Round, DRAW, NUM_ACTIONS_DOUBLES, OBS_LEN_DOUBLES, PASS,
 };
 use bones_env::rules::{BlockedTie, DoublesRules};
-use bones_env::{ActionMask, Domino, DominoSet, Episode, Game, GameState};
+use bones_env::{ActionMask, Domino, DominoSet, Episode, Game, GameState, SeatView};
 use proptest::prelude::*;
 
 fn game(players: u8, split: bool) -> Doubles {
@@ -220,6 +221,17 @@ proptest! {
             st.observe(me, &mut a);
             other.observe(me, &mut b);
             prop_assert!(a == b, "seat {} sees hidden dominoes", me);
+            // The seat's view holds public facts only, and observes what the state
+            // shows it. Before the opening the opener is known to hold the highest
+            // double: a reshuffle handing a higher one to another seat is another
+            // history (the opener's legal opening would change).
+            let n = players as usize;
+            let view = st.view(me);
+            if st.round().board.is_open() || highest_double(&other.hands()[..n]) == highest_double(&st.hands()[..n]) {
+                prop_assert_eq!(view, other.view(me), "seat {}'s view depends on hidden dominoes", me);
+            }
+            view.observe(&mut b);
+            prop_assert!(a == b, "seat {}'s view does not observe what the state shows it", me);
             prop_assert!(a.iter().all(|x| x.is_finite() && (0.0..=4.0).contains(x)));
             // The own hand is in the observation.
             for d in st.hands()[me] {

@@ -12,15 +12,17 @@
 //! - rewards are zero-sum per team, a hand takes at most 33 decisions, and a
 //!   whole game ends with a winner and ±1 rewards;
 //! - observations do not leak other seats' hidden dominoes, and have the
-//!   layout's length;
+//!   layout's length; a seat's view is the same for two deals that differ only
+//!   in what the other seats hold (same public history), and observes exactly
+//!   what the state shows the seat;
 //! - the same seed and actions give the same trajectory, bit for bit.
 
 use bones_env::action::{ActionMask, BID_1M, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
 use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::texas42::{bid_marks, bid_value, team, Hand, Outcome, Phase, RewardMode, OBS_LEN_42, OBS_SEGMENTS_42};
 use bones_env::{
-    Action, AllPass, DominoSet, Episode, Game, GameState, NelloDoubles, Scoring, Texas42, Texas42Rules, Texas42State,
-    Variant, Variants,
+    Action, AllPass, DominoSet, Episode, Game, GameState, NelloDoubles, Scoring, SeatView, Texas42, Texas42Rules,
+    Texas42State, Variant, Variants,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -506,6 +508,17 @@ fn check_no_leakage(game: &Texas42, seed: u64, actions: &[Action], mut mix: u64)
                 if st.current_seat() == Some(o) {
                     prop_assert_eq!(st.legal_mask(), alt.legal_mask(), "the mover's mask depends on hidden dominoes");
                 }
+                // The seat's view holds public facts only: it is the same for both
+                // deals, and observes exactly what the state shows the seat.
+                let (view, alt_view) = (st.view(o), alt.view(o));
+                prop_assert_eq!(view, alt_view, "seat {}'s view depends on other seats' hidden dominoes", o);
+                let mut out = vec![0.0f32; OBS_LEN_42];
+                view.observe(&mut out);
+                prop_assert!(
+                    out.iter().map(|x| x.to_bits()).eq(mine.iter().copied()),
+                    "seat {}'s view does not observe what the state shows it",
+                    o
+                );
                 // Not vacuous: a seat whose holding changed sees the change.
                 let changed = (0..4).find(|&s| held[s] != h.hands[s]).unwrap();
                 prop_assert!(obs(&st, changed) != obs(&alt, changed), "seat {}'s own hand is not observed", changed);

@@ -4,6 +4,8 @@
 //! [`Doubles`] holds the rules; [`DoublesState`] is one round, or a whole game of
 //! rounds to the target (`Episode::Game`). A [`Round`] is the allocation-free
 //! state of one round (hands, boneyard in draw order, [`Board`], history).
+//! [`DoublesView`] is what one seat may know of a state, and a seat's
+//! observation is written from those facts alone.
 //!
 //! Action ids (stable; see [`actions`] for the table): 0..7 opening doubles
 //! `0-0` … `6-6`; 7..56 attachments by domino in dense order (`n-n@n` one id,
@@ -26,9 +28,10 @@ pub use actions::{
     NUM_ACTIONS_DOUBLES, OPEN, PASS,
 };
 pub use board::Board;
-pub use observe::{observe_round, OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
+pub use observe::{OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
 pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
 pub use view::DoublesView;
+use view::SeatOfRound;
 
 use crate::action::{ActionError, ActionMask};
 use crate::deal::{rng_for_seed, shuffle};
@@ -279,6 +282,17 @@ impl DoublesState {
         self.round.winner
     }
 
+    /// The public facts of `seat` (its legal actions only when it is to move).
+    #[inline]
+    fn seat_facts(&self, seat: usize) -> SeatOfRound<'_> {
+        let f = SeatOfRound::new(&self.round, self.game.rules, seat as u8, self.totals);
+        if self.current_seat() == Some(seat) {
+            f
+        } else {
+            f.not_acting()
+        }
+    }
+
     fn finish_round(&mut self) {
         self.rounds_played += 1;
         let n = self.game.rules.players as usize;
@@ -310,9 +324,6 @@ impl DoublesState {
 
 impl GameState for DoublesState {
     type View = DoublesView;
-    fn view(&self, seat: usize) -> DoublesView {
-        self.seat_view(seat)
-    }
     #[inline]
     fn current_seat(&self) -> Option<usize> {
         (!self.is_terminal()).then_some(self.round.to_move as usize)
@@ -349,8 +360,13 @@ impl GameState for DoublesState {
     fn rewards(&self) -> [f32; 4] {
         self.rewards
     }
+    /// Written from the seat's public facts read off the round: what
+    /// `self.view(seat).observe(out)` writes, without building the view.
     fn observe(&self, seat: usize, out: &mut [f32]) {
-        observe::write(self, seat, out)
+        observe::write(&self.seat_facts(seat), out)
+    }
+    fn view(&self, seat: usize) -> DoublesView {
+        DoublesView::from_facts(&self.seat_facts(seat))
     }
     fn seat_hands(&self) -> [DominoSet; 4] {
         self.round.hands

@@ -2,12 +2,13 @@
 //! 1 = left (next to play), 2, 3 around the table; slots of seats beyond the
 //! player count stay zero), the same length for 2, 3 and 4 players. Own hand plus
 //! all public information with perfect recall; nothing hidden (the boneyard's
-//! order and the other hands never enter). The layout is [`OBS_SEGMENTS_DOUBLES`].
+//! order and the other hands never enter): it is written from the seat's
+//! public facts ([`DoublesView`](super::DoublesView)) alone. The layout is [`OBS_SEGMENTS_DOUBLES`].
 
-use super::play::{Round, NO_SEAT};
-use super::DoublesState;
+use super::play::NO_SEAT;
+use super::view::SeatFacts;
 use crate::observe::{layout_len, ObsWriter, Segment};
-use crate::rules::{BlockedTie, DoublesRules};
+use crate::rules::BlockedTie;
 
 /// Version of the Doubles observation layout; bump on any change.
 pub const OBS_VERSION_DOUBLES: u32 = 1;
@@ -62,119 +63,114 @@ pub const OBS_SEGMENTS_DOUBLES: [Segment; 26] = [
 /// Length of the Doubles observation.
 pub const OBS_LEN_DOUBLES: usize = layout_len(&OBS_SEGMENTS_DOUBLES);
 
-/// Writes seat `me`'s observation of `st` into `out`.
-pub(super) fn write(st: &DoublesState, me: usize, out: &mut [f32]) {
-    observe_round(&st.round, &st.game.rules, st.totals, me, out)
-}
-
-/// Writes seat `me`'s observation of round `r` (game totals `totals`) into
-/// `out`. Reads only `me`'s own dominoes and public facts, so a round whose
-/// hidden dominoes were dealt differently (such as [`Round::public_for`])
-/// observes the same.
-pub fn observe_round(r: &Round, rules: &DoublesRules, totals: [u32; 4], me: usize, out: &mut [f32]) {
-    let n = r.players as usize;
+/// Writes the observation of a seat into `out` from its public facts `v` (a
+/// [`DoublesView`](super::DoublesView), or the same facts read off the state's
+/// round), so it holds nothing the seat cannot see and a view observes what the
+/// state shows it.
+#[inline]
+pub(super) fn write<F: SeatFacts>(v: &F, out: &mut [f32]) {
+    let n = v.rules().players as usize;
+    let me = v.me() as usize;
     assert!(me < n, "seat {me} is not at a table of {n}");
     let mut rels = [0usize; 4];
     for (s, r) in rels.iter_mut().enumerate().take(n) {
         *r = (s + n - me) % n;
     }
     let rel = |seat: usize| rels[seat & 3];
-    let target = rules.target as f32;
+    let target = v.rules().target as f32;
     let mut w = ObsWriter::new(out, &OBS_SEGMENTS_DOUBLES);
 
     let hand = w.next("hand");
-    for d in r.hands[me] {
+    for d in v.hand() {
         hand[d.index()] = 1.0;
     }
     let drawn = w.next("drawn");
-    if let Some(d) = r.drawn {
-        if r.to_move as usize == me {
-            drawn[d.index()] = 1.0;
-        }
+    if let Some(d) = v.drawn() {
+        drawn[d.index()] = 1.0;
     }
     w.next("players")[n - 2] = 1.0;
     w.next("seats")[..n].fill(1.0);
     let to_move = w.next("to_move");
-    if !r.is_done() {
-        to_move[rel(r.to_move as usize)] = 1.0;
+    if let Some(s) = v.to_move() {
+        to_move[rel(s as usize)] = 1.0;
     }
     let phase = w.next("phase");
-    phase[0] = (!r.board.is_open()) as u8 as f32;
-    phase[1] = r.drawn.is_some() as u8 as f32;
-    phase[2] = r.is_done() as u8 as f32;
+    phase[0] = (!v.board().is_open()) as u8 as f32;
+    phase[1] = v.just_drew() as u8 as f32;
+    phase[2] = v.end().is_some() as u8 as f32;
     let open = w.next("open_ends");
-    for (o, &c) in open.iter_mut().zip(&r.board.open) {
+    for (o, &c) in open.iter_mut().zip(&v.board().open) {
         *o = c as f32 / 4.0;
     }
     let any = w.next("open_any");
-    for (o, &c) in any.iter_mut().zip(&r.board.open) {
+    for (o, &c) in any.iter_mut().zip(&v.board().open) {
         *o = (c > 0) as u8 as f32;
     }
     let unlocked = w.next("unlocked");
     for (k, u) in unlocked.iter_mut().enumerate() {
-        *u = r.board.is_unlocked(k as u8) as u8 as f32;
+        *u = v.board().is_unlocked(k as u8) as u8 as f32;
     }
     let board = w.next("board");
     let played_by = w.next("played_by");
     let bucket = w.next("play_bucket");
     let index = w.next("play_index");
     let covered = w.next("covered");
-    for d in r.board.placed {
+    for d in v.board().placed {
         let i = d.index();
         board[i] = 1.0;
-        played_by[i * 4 + rel(r.played_by[i] as usize)] = 1.0;
-        let k = r.play_index[i] as usize;
+        played_by[i * 4 + rel(v.played_by()[i] as usize)] = 1.0;
+        let k = v.play_index()[i] as usize;
         bucket[i * BUCKETS + (k / 4).min(BUCKETS - 1)] = 1.0;
         index[i] = (k + 1) as f32 / 28.0;
-        let e = r.attached_at[i];
+        let e = v.attached_at()[i];
         if e != NO_SEAT && !d.is_double() {
             covered[i * 2 + (e != d.high()) as usize] = 1.0;
         }
     }
-    w.next("opener")[rel(r.opener as usize)] = 1.0;
+    w.next("opener")[rel(v.opener() as usize)] = 1.0;
     let draws = w.next("draws");
     for s in 0..n {
-        draws[rel(s)] = r.draws[s] as f32 / 12.0;
+        draws[rel(s)] = v.draws()[s] as f32 / 12.0;
     }
     let passes = w.next("passes");
     for s in 0..n {
-        passes[rel(s)] = r.passes[s] as f32 / 16.0;
+        passes[rel(s)] = v.passes()[s] as f32 / 16.0;
     }
     let void = w.next("void");
     for s in 0..n {
         for k in 0..7 {
-            void[rel(s) * 7 + k] = ((r.void[s] >> k) & 1) as f32;
+            void[rel(s) * 7 + k] = ((v.void()[s] >> k) & 1) as f32;
         }
     }
     let no_double = w.next("no_double");
     for s in 0..n {
-        let bits = r.no_double[s] | r.board.unlocked;
+        let bits = v.no_double()[s] | v.board().unlocked;
         for k in 0..7 {
             no_double[rel(s) * 7 + k] = ((bits >> k) & 1) as f32;
         }
     }
     let sizes = w.next("hand_sizes");
     for s in 0..n {
-        sizes[rel(s)] = r.hands[s].len() as f32 / 8.0;
+        sizes[rel(s)] = v.hand_size(s) as f32 / 8.0;
     }
-    w.next("boneyard")[0] = r.boneyard_len() as f32 / 12.0;
-    w.next("can_draw")[0] = (r.boneyard_len() > super::BONEYARD_FLOOR) as u8 as f32;
+    w.next("boneyard")[0] = v.boneyard_len() as f32 / 12.0;
+    w.next("can_draw")[0] = (v.boneyard_len() as usize > super::BONEYARD_FLOOR) as u8 as f32;
     let rs = w.next("round_scores");
     for s in 0..n {
-        rs[rel(s)] = r.scores[s] as f32 / target;
+        rs[rel(s)] = v.scores()[s] as f32 / target;
     }
     let gs = w.next("game_scores");
     for s in 0..n {
-        gs[rel(s)] = totals[s] as f32 / target;
+        gs[rel(s)] = v.totals()[s] as f32 / target;
     }
     let result = w.next("round_result");
-    match r.end {
+    match v.end() {
         Some(super::End::Domino) => result[0] = 1.0,
         Some(super::End::Blocked) => result[1] = 1.0,
         None => {}
     }
     let seg = w.next("rules");
-    seg[0] = (rules.blocked_tie == BlockedTie::Split) as u8 as f32;
+    seg[0] = (v.rules().blocked_tie == BlockedTie::Split) as u8 as f32;
     seg[1] = target / 100.0;
     w.finish();
 }

@@ -143,32 +143,6 @@ impl Round {
         r
     }
 
-    /// A copy that `seat` could have built itself: its own dominoes and every
-    /// public fact are kept; the dominoes it cannot see (other hands, the
-    /// boneyard) are re-dealt in dense order, each hand keeping its size.
-    pub fn public_for(&self, seat: usize) -> Round {
-        let mut r = *self;
-        let players = self.players as usize;
-        let others = (0..players).filter(|s| *s != seat);
-        let hidden = others.clone().fold(DominoSet::EMPTY, |u, s| u | self.hands[s])
-            | self.boneyard().iter().copied().collect::<DominoSet>();
-        let mut unseen = hidden.iter();
-        for s in others {
-            r.hands[s] = unseen.by_ref().take(self.hands[s].len()).collect();
-            r.dealt[s] = r.hands[s];
-        }
-        let rest: Vec<Domino> = unseen.collect();
-        r.bones = [Domino::from_index(0); MAX_BONEYARD];
-        r.bones[..rest.len()].copy_from_slice(&rest);
-        r.bone_len = rest.len() as u8;
-        r.bone_next = 0;
-        if r.to_move as usize != seat && r.drawn.is_some() {
-            r.drawn = r.hands[r.to_move as usize].first();
-        }
-        r.refresh();
-        r
-    }
-
     /// The round is over.
     #[inline]
     pub fn is_done(&self) -> bool {

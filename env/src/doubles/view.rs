@@ -1,27 +1,45 @@
-//! One seat's view of a Doubles state: its own dominoes and everything public
-//! (the board, hand sizes, the boneyard's size, draws, passes and what they
-//! prove), what agents act from. `public` is the round as the seat could
-//! rebuild it (hidden dominoes re-dealt; see [`Round::public_for`]), from which
-//! the observation is written.
+//! One seat's view of a Doubles round: [`DoublesView`], the public information
+//! state the seat acts from and its observation is written from.
+//!
+//! The observation writer reads the seat's public facts through [`SeatFacts`]:
+//! a view holds them in its fields, and [`SeatOfRound`] reads the same facts off
+//! a round on demand, so a state observes a seat without first copying a view
+//! out. Each fact is derived from the round in one place ([`SeatOfRound`]) and
+//! a view is filled from it, so both give the same observation.
 
-use super::{Board, DoublesState, Round};
+use super::board::Board;
+use super::observe;
+use super::play::{End, Round};
 use crate::action::ActionMask;
-use crate::domino::DominoSet;
-use crate::game::GameState;
+use crate::domino::{Domino, DominoSet};
 use crate::rules::DoublesRules;
 use crate::view::SeatView;
-/// One seat's view of a Doubles state: its own dominoes and everything public.
+
+/// One seat's view of a Doubles state: its own dominoes, everything public
+/// about the round (the board and its history, hand sizes, the boneyard's size,
+/// draws, passes and what they revealed, the result) and the game totals. The
+/// other hands and the boneyard's order are not held. Build it with
+/// [`GameState::view`](crate::GameState::view) (or [`DoublesView::from_round`]
+/// for a lone round).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DoublesView {
-    /// The acting seat.
+    /// The seat whose view this is.
     pub seat: u8,
     /// Rule options (players, blocked tie, target).
     pub rules: DoublesRules,
     /// Dominoes this seat holds now (a just-drawn domino included).
     pub hand: DominoSet,
-    /// The domino this seat has just drawn and must play or pass on.
-    pub drawn: Option<crate::domino::Domino>,
+    /// The domino this seat has just drawn and must play or pass on (`None`
+    /// when another seat is to act; kept when the round stopped on the draw).
+    pub drawn: Option<Domino>,
+    /// The seat to act has just drawn (whoever it is; what it drew is hidden
+    /// from the others).
+    pub just_drew: bool,
+    /// The seat to act (`None` once the round is over).
+    pub to_move: Option<u8>,
+    /// The seat that held the highest double and opened.
+    pub opener: u8,
     /// The board (open ends per number, unlocked numbers, dominoes placed).
     pub board: Board,
     /// Dominoes held per seat (unused seats 0).
@@ -30,6 +48,11 @@ pub struct DoublesView {
     pub boneyard_len: u8,
     /// For each domino, the seat that played it (`NO_SEAT` if not on the board).
     pub played_by: [u8; 28],
+    /// For each domino on the board, its play index (0 = the opening double).
+    pub play_index: [u8; 28],
+    /// For each domino on the board, the open-end number it covered (`NO_SEAT`
+    /// for the opening double).
+    pub attached_at: [u8; 28],
     /// Draws per seat this round.
     pub draws: [u8; 4],
     /// Passes per seat this round.
@@ -38,64 +61,78 @@ pub struct DoublesView {
     pub void: [u8; 4],
     /// Per seat, bit n: publicly known not to hold n-n.
     pub no_double: [u8; 4],
-    /// Legal actions of this seat.
+    /// How the round ended (`None` while it is played).
+    pub end: Option<End>,
+    /// The round's score per seat (set when it is over).
+    pub scores: [u32; 4],
+    /// The seat that won the round (`None` while playing and for a tied block).
+    pub winner: Option<u8>,
+    /// Legal actions of this seat (empty unless it is to move).
     pub legal: ActionMask,
     /// Game totals per seat.
     pub totals: [u32; 4],
-    /// The round as this seat could rebuild it (hidden dominoes re-dealt; see
-    /// `Round::public_for`): what the observation is computed from.
-    pub public: Round,
 }
 
 impl SeatView for DoublesView {
+    #[inline]
     fn seat(&self) -> usize {
         self.seat as usize
     }
+    #[inline]
     fn legal(&self) -> ActionMask {
         self.legal
     }
+    /// The Doubles observation of this seat (layout
+    /// [`OBS_SEGMENTS_DOUBLES`](super::OBS_SEGMENTS_DOUBLES)).
     fn observe(&self, out: &mut [f32]) {
-        super::observe_round(&self.public, &self.rules, self.totals, self.seat as usize, out)
-    }
-}
-
-impl DoublesState {
-    /// The view of `seat` (legal actions empty unless it is to move).
-    pub(crate) fn seat_view(&self, seat: usize) -> DoublesView {
-        let mut v = DoublesView::from_round(self.round(), seat as u8, self.game().rules);
-        v.totals = self.totals();
-        if self.current_seat() != Some(seat) {
-            v.legal = ActionMask::EMPTY;
-        }
-        v
+        observe::write(self, out)
     }
 }
 
 impl DoublesView {
-    /// The view of `seat` of one round (game totals zero).
+    /// The view of `seat` of one round played under `rules` (game totals zero):
+    /// its own dominoes and the public facts of the round; its legal actions
+    /// when it is to move.
     pub fn from_round(r: &Round, seat: u8, rules: DoublesRules) -> DoublesView {
-        let s = seat as usize;
+        DoublesView::from_facts(&SeatOfRound::new(r, rules, seat, [0; 4]))
+    }
+
+    /// A view holding the facts `f` reads.
+    #[inline]
+    pub(crate) fn from_facts(f: &SeatOfRound) -> DoublesView {
+        let r = f.r;
+        debug_assert_eq!(
+            r.players, f.rules.players,
+            "a round of {} players under rules for {}",
+            r.players, f.rules.players
+        );
         let mut hand_sizes = [0u8; 4];
-        for (n, h) in hand_sizes.iter_mut().zip(&r.hands[..r.players as usize]) {
-            *n = h.len() as u8;
+        for (s, n) in hand_sizes.iter_mut().enumerate().take(r.players as usize) {
+            *n = f.hand_size(s);
         }
-        let mine = r.to_move == seat && !r.is_done();
         DoublesView {
-            seat,
-            rules,
-            hand: r.hands[s],
-            drawn: if mine { r.drawn } else { None },
-            board: r.board,
+            seat: f.seat,
+            rules: f.rules,
+            hand: f.hand(),
+            drawn: f.drawn(),
+            just_drew: f.just_drew(),
+            to_move: f.to_move(),
+            opener: f.opener(),
+            board: *f.board(),
             hand_sizes,
-            boneyard_len: r.boneyard_len() as u8,
-            played_by: r.played_by,
-            draws: r.draws,
-            passes: r.passes,
-            void: r.void,
-            no_double: r.no_double,
-            legal: if mine { r.legal_mask() } else { ActionMask::EMPTY },
-            totals: [0; 4],
-            public: r.public_for(s),
+            boneyard_len: f.boneyard_len(),
+            played_by: *f.played_by(),
+            play_index: *f.play_index(),
+            attached_at: *f.attached_at(),
+            draws: *f.draws(),
+            passes: *f.passes(),
+            void: *f.void(),
+            no_double: *f.no_double(),
+            end: f.end(),
+            scores: *f.scores(),
+            winner: r.winner,
+            legal: f.legal_mask(),
+            totals: f.totals,
         }
     }
 
@@ -104,9 +141,269 @@ impl DoublesView {
     pub fn players(&self) -> u8 {
         self.rules.players
     }
+    /// The round is over.
+    #[inline]
+    pub fn is_done(&self) -> bool {
+        self.end.is_some()
+    }
     /// Dominoes whose holder this seat does not know (other hands and boneyard).
     #[inline]
     pub fn unseen(&self) -> DominoSet {
         DominoSet::FULL - self.board.placed - self.hand
+    }
+}
+
+/// The public facts of one seat in a round, as the observation writer reads
+/// them (the fields of [`DoublesView`]).
+pub(crate) trait SeatFacts {
+    /// The seat.
+    fn me(&self) -> u8;
+    /// Rule options.
+    fn rules(&self) -> &DoublesRules;
+    /// The seat's own dominoes.
+    fn hand(&self) -> DominoSet;
+    /// The domino the seat has just drawn (`None` unless it is to act on it).
+    fn drawn(&self) -> Option<Domino>;
+    /// The seat to act has just drawn.
+    fn just_drew(&self) -> bool;
+    /// The seat to act (`None` once the round is over).
+    fn to_move(&self) -> Option<u8>;
+    /// The opener.
+    fn opener(&self) -> u8;
+    /// The board.
+    fn board(&self) -> &Board;
+    /// Dominoes held by `seat`.
+    fn hand_size(&self, seat: usize) -> u8;
+    /// Dominoes left in the boneyard.
+    fn boneyard_len(&self) -> u8;
+    /// For each domino, the seat that played it.
+    fn played_by(&self) -> &[u8; 28];
+    /// For each domino on the board, its play index.
+    fn play_index(&self) -> &[u8; 28];
+    /// For each domino on the board, the number it covered.
+    fn attached_at(&self) -> &[u8; 28];
+    /// Draws per seat.
+    fn draws(&self) -> &[u8; 4];
+    /// Passes per seat.
+    fn passes(&self) -> &[u8; 4];
+    /// Per seat, the numbers it is known to hold none of.
+    fn void(&self) -> &[u8; 4];
+    /// Per seat, the doubles it is known not to hold.
+    fn no_double(&self) -> &[u8; 4];
+    /// How the round ended.
+    fn end(&self) -> Option<End>;
+    /// The round's scores.
+    fn scores(&self) -> &[u32; 4];
+    /// The seat's legal actions (empty unless it is to move).
+    fn legal_mask(&self) -> ActionMask;
+    /// Game totals per seat.
+    fn totals(&self) -> &[u32; 4];
+}
+
+impl SeatFacts for DoublesView {
+    #[inline]
+    fn me(&self) -> u8 {
+        self.seat
+    }
+    #[inline]
+    fn rules(&self) -> &DoublesRules {
+        &self.rules
+    }
+    #[inline]
+    fn hand(&self) -> DominoSet {
+        self.hand
+    }
+    #[inline]
+    fn drawn(&self) -> Option<Domino> {
+        self.drawn
+    }
+    #[inline]
+    fn just_drew(&self) -> bool {
+        self.just_drew
+    }
+    #[inline]
+    fn to_move(&self) -> Option<u8> {
+        self.to_move
+    }
+    #[inline]
+    fn opener(&self) -> u8 {
+        self.opener
+    }
+    #[inline]
+    fn board(&self) -> &Board {
+        &self.board
+    }
+    #[inline]
+    fn hand_size(&self, seat: usize) -> u8 {
+        self.hand_sizes[seat]
+    }
+    #[inline]
+    fn boneyard_len(&self) -> u8 {
+        self.boneyard_len
+    }
+    #[inline]
+    fn played_by(&self) -> &[u8; 28] {
+        &self.played_by
+    }
+    #[inline]
+    fn play_index(&self) -> &[u8; 28] {
+        &self.play_index
+    }
+    #[inline]
+    fn attached_at(&self) -> &[u8; 28] {
+        &self.attached_at
+    }
+    #[inline]
+    fn draws(&self) -> &[u8; 4] {
+        &self.draws
+    }
+    #[inline]
+    fn passes(&self) -> &[u8; 4] {
+        &self.passes
+    }
+    #[inline]
+    fn void(&self) -> &[u8; 4] {
+        &self.void
+    }
+    #[inline]
+    fn no_double(&self) -> &[u8; 4] {
+        &self.no_double
+    }
+    #[inline]
+    fn end(&self) -> Option<End> {
+        self.end
+    }
+    #[inline]
+    fn scores(&self) -> &[u32; 4] {
+        &self.scores
+    }
+    #[inline]
+    fn legal_mask(&self) -> ActionMask {
+        self.legal
+    }
+    #[inline]
+    fn totals(&self) -> &[u32; 4] {
+        &self.totals
+    }
+}
+
+/// One seat's public facts read off a round as they are asked for: where each
+/// fact of a [`DoublesView`] is derived from the round.
+#[derive(Copy, Clone)]
+pub(crate) struct SeatOfRound<'a> {
+    r: &'a Round,
+    rules: DoublesRules,
+    seat: u8,
+    totals: [u32; 4],
+    /// The seat may act now.
+    acts: bool,
+}
+
+impl<'a> SeatOfRound<'a> {
+    /// Seat `seat` of round `r` played under `rules`, with the game's totals.
+    #[inline]
+    pub(crate) fn new(r: &'a Round, rules: DoublesRules, seat: u8, totals: [u32; 4]) -> SeatOfRound<'a> {
+        SeatOfRound { r, rules, seat, totals, acts: r.to_move == seat && !r.is_done() }
+    }
+    /// The same seat, which may not act now (its legal actions are empty).
+    #[inline]
+    pub(crate) fn not_acting(self) -> SeatOfRound<'a> {
+        SeatOfRound { acts: false, ..self }
+    }
+}
+
+impl SeatFacts for SeatOfRound<'_> {
+    #[inline]
+    fn me(&self) -> u8 {
+        self.seat
+    }
+    #[inline]
+    fn rules(&self) -> &DoublesRules {
+        &self.rules
+    }
+    #[inline]
+    fn hand(&self) -> DominoSet {
+        self.r.hands[self.seat as usize]
+    }
+    /// Kept once the round is over, if it stopped on the seat's draw.
+    #[inline]
+    fn drawn(&self) -> Option<Domino> {
+        if self.r.to_move == self.seat {
+            self.r.drawn
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn just_drew(&self) -> bool {
+        self.r.drawn.is_some()
+    }
+    #[inline]
+    fn to_move(&self) -> Option<u8> {
+        (!self.r.is_done()).then_some(self.r.to_move)
+    }
+    #[inline]
+    fn opener(&self) -> u8 {
+        self.r.opener
+    }
+    #[inline]
+    fn board(&self) -> &Board {
+        &self.r.board
+    }
+    #[inline]
+    fn hand_size(&self, seat: usize) -> u8 {
+        self.r.hands[seat].len() as u8
+    }
+    #[inline]
+    fn boneyard_len(&self) -> u8 {
+        self.r.boneyard_len() as u8
+    }
+    #[inline]
+    fn played_by(&self) -> &[u8; 28] {
+        &self.r.played_by
+    }
+    #[inline]
+    fn play_index(&self) -> &[u8; 28] {
+        &self.r.play_index
+    }
+    #[inline]
+    fn attached_at(&self) -> &[u8; 28] {
+        &self.r.attached_at
+    }
+    #[inline]
+    fn draws(&self) -> &[u8; 4] {
+        &self.r.draws
+    }
+    #[inline]
+    fn passes(&self) -> &[u8; 4] {
+        &self.r.passes
+    }
+    #[inline]
+    fn void(&self) -> &[u8; 4] {
+        &self.r.void
+    }
+    #[inline]
+    fn no_double(&self) -> &[u8; 4] {
+        &self.r.no_double
+    }
+    #[inline]
+    fn end(&self) -> Option<End> {
+        self.r.end
+    }
+    #[inline]
+    fn scores(&self) -> &[u32; 4] {
+        &self.r.scores
+    }
+    #[inline]
+    fn legal_mask(&self) -> ActionMask {
+        if self.acts {
+            self.r.legal_mask()
+        } else {
+            ActionMask::EMPTY
+        }
+    }
+    #[inline]
+    fn totals(&self) -> &[u32; 4] {
+        &self.totals
     }
 }

@@ -165,28 +165,6 @@ impl Hand {
         Ok(())
     }
 
-    /// A copy that `seat` could have built itself: its own dominoes and every
-    /// public fact are kept; the other seats' unplayed dominoes (which `seat`
-    /// cannot see) are re-dealt in dense order, each seat keeping its count.
-    pub fn public_for(&self, seat: usize) -> Hand {
-        let mut h = *self;
-        let mut played = [DominoSet::EMPTY; 4];
-        for t in 0..=(self.trick as usize).min(6) {
-            let mut s = self.tricks[t].leader;
-            for d in self.tricks[t].played() {
-                played[s as usize].insert(*d);
-                s = self.next_in_play(s);
-            }
-        }
-        let mut unseen = (0..4).filter(|s| *s != seat).fold(DominoSet::EMPTY, |u, s| u | self.hands[s]).iter();
-        for s in (0..4).filter(|s| *s != seat) {
-            h.hands[s] = unseen.by_ref().take(self.hands[s].len()).collect();
-            h.dealt[s] = h.hands[s] | played[s];
-        }
-        h.legal = h.compute_legal();
-        h
-    }
-
     /// The hand is over.
     #[inline]
     pub fn is_done(&self) -> bool {

@@ -1,7 +1,9 @@
 //! Texas 42: four players in two partnerships; bidding, trump, seven tricks.
 //!
 //! [`Texas42`] holds the static facts (rules, first shaker, reward shaping);
-//! [`Texas42State`] is a hand, or a whole game of hands to the target.
+//! [`Texas42State`] is a hand, or a whole game of hands to the target;
+//! [`Texas42View`] is what one seat may know of it, and a seat's observation is
+//! written from those facts alone.
 
 mod bidding;
 mod hand;
@@ -13,8 +15,11 @@ mod view;
 
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
-pub use observe::{observe_hand, OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
-pub use play::{closest_to_seven, sevens_distance, suit_table, SuitTable, TABLES};
+pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
+pub use play::{
+    closest_to_seven, legal_plays, next_in_play, sevens_distance, suit_table, winning_play, SuitTable, TABLES,
+};
+use view::SeatOfHand;
 pub use view::Texas42View;
 
 use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
@@ -183,6 +188,17 @@ impl Texas42State {
         &self.game
     }
 
+    /// The public facts of `seat` (its legal actions only when it is to move).
+    #[inline]
+    fn seat_facts(&self, seat: usize) -> SeatOfHand<'_> {
+        let f = SeatOfHand::new(&self.hand, seat as u8, self.totals, self.hands_played);
+        if self.current_seat() == Some(seat) {
+            f
+        } else {
+            f.not_acting()
+        }
+    }
+
     fn hand_rewards(&self) -> [f32; 4] {
         let h = &self.hand;
         let marks = || {
@@ -233,9 +249,6 @@ impl Texas42State {
 
 impl GameState for Texas42State {
     type View = Texas42View;
-    fn view(&self, seat: usize) -> Texas42View {
-        self.seat_view(seat)
-    }
     #[inline]
     fn current_seat(&self) -> Option<usize> {
         (!self.is_terminal()).then_some(self.hand.to_move as usize)
@@ -271,8 +284,13 @@ impl GameState for Texas42State {
     fn rewards(&self) -> [f32; 4] {
         self.rewards
     }
+    /// Written from the seat's public facts read off the hand: what
+    /// `self.view(seat).observe(out)` writes, without building the view.
     fn observe(&self, seat: usize, out: &mut [f32]) {
-        observe::write(self, seat, out)
+        observe::write(&self.seat_facts(seat), out)
+    }
+    fn view(&self, seat: usize) -> Texas42View {
+        Texas42View::from_facts(&self.seat_facts(seat))
     }
     fn seat_hands(&self) -> [DominoSet; 4] {
         self.hand.hands

@@ -1,6 +1,7 @@
 //! The Texas 42 observation: one seat's view, seats relative to it (0 = me,
 //! 1 = left, 2 = partner, 3 = right). Own hand plus all public information with
-//! perfect recall; nothing hidden. The layout is [`OBS_SEGMENTS_42`].
+//! perfect recall; nothing hidden: it is written from the seat's
+//! public facts ([`Texas42View`](super::Texas42View)) alone. The layout is [`OBS_SEGMENTS_42`].
 //!
 //! Version 2 appends derived features (trumps, the trick in progress, what I can
 //! win with, unseen dominoes, shown-out suits), computed from the same facts with
@@ -9,10 +10,10 @@
 //! suits, 7 the trump suit (pip or doubles); a pip trump's own pip slot stays zero,
 //! and under Nel-O `own-suit` (no trump) slot 7 is the doubles suit.
 
-use super::hand::{team, Hand, Phase};
-use super::play::SuitTable;
-use super::Texas42State;
-use crate::action::{BID_30, DOUBLES, PASS, PLAY, TRUMP_BLANKS};
+use super::hand::Phase;
+use super::play::{winning_play, SuitTable};
+use super::view::SeatFacts;
+use crate::action::{BID_30, PASS, PLAY, TRUMP_BLANKS};
 use crate::domino::{Domino, DominoSet};
 use crate::game::Action;
 use crate::observe::{layout_len, ObsWriter, Segment};
@@ -122,25 +123,21 @@ fn one_hot(seg: &mut [f32], i: usize) {
     seg[i] = 1.0;
 }
 
-/// Writes seat `me`'s observation of `st` into `out`.
-pub(super) fn write(st: &Texas42State, me: usize, out: &mut [f32]) {
-    observe_hand(&st.hand, st.totals, me, out)
-}
-
-/// Writes seat `me`'s observation of hand `h` with game totals `totals` into
-/// `out`. Reads only `me`'s own dominoes and public facts, so a hand whose hidden
-/// dominoes were dealt differently (such as [`Hand::public_for`]) observes the same.
-pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
-    let me = me as u8;
+/// Writes the observation of a seat into `out` from its public facts `v` (a
+/// [`Texas42View`](super::Texas42View), or the same facts read off the state's hand), so it holds
+/// nothing the seat cannot see and a view observes what the state shows it.
+#[inline]
+pub(super) fn write<F: SeatFacts>(v: &F, out: &mut [f32]) {
+    let me = v.me();
     let rel = |seat: u8| ((seat + 4 - me) % 4) as usize;
     let mut w = ObsWriter::new(out, &OBS_SEGMENTS_42);
 
     let hand = w.next("hand");
-    for d in h.hands[me as usize] {
+    for d in v.hand() {
         hand[d.index()] = 1.0;
     }
-    one_hot(w.next("dealer"), rel(h.dealer));
-    let phase = match h.phase {
+    one_hot(w.next("dealer"), rel(v.dealer()));
+    let phase = match v.phase() {
         Phase::Bidding => 0,
         Phase::Declaring => 1,
         Phase::Playing => 2,
@@ -148,52 +145,42 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
     };
     one_hot(w.next("phase"), phase);
     let to_move = w.next("to_move");
-    if h.phase != Phase::Done {
-        to_move[rel(h.to_move)] = 1.0;
+    if let Some(s) = v.to_move() {
+        to_move[rel(s)] = 1.0;
     }
     let bid_slot = |a: Action| if a == PASS { 0 } else { 1 + a - BID_30 };
     let bids = w.next("bids");
     for seat in 0..4u8 {
-        if let Some(b) = h.bid_of(seat) {
+        if let Some(b) = v.bid(seat) {
             bids[rel(seat) * BIDS + bid_slot(b)] = 1.0;
         }
     }
     let high = w.next("high_bid");
-    let has_high = h.high_bid as Action != PASS;
-    if has_high {
-        high[bid_slot(h.high_bid as Action)] = 1.0;
+    if v.high_bid() != PASS {
+        high[bid_slot(v.high_bid())] = 1.0;
     }
     let bidder = w.next("bidder");
-    if has_high {
-        bidder[rel(h.bidder)] = 1.0;
+    if let Some(s) = v.bidder() {
+        bidder[rel(s)] = 1.0;
     }
     let declarer = w.next("declarer");
-    let declared = matches!(h.phase, Phase::Playing) || (h.phase == Phase::Done && has_high);
-    if h.phase == Phase::Declaring || declared {
-        declarer[rel(h.declarer)] = 1.0;
+    if let Some(s) = v.declarer() {
+        declarer[rel(s)] = 1.0;
     }
     let decl = w.next("declaration");
-    if declared {
-        decl[h.declaration as usize - TRUMP_BLANKS] = 1.0;
+    if let Some(d) = v.declaration() {
+        decl[d - TRUMP_BLANKS] = 1.0;
     }
-    // The declaration's suit table (None before it and under Sevens), its trump
-    // suit id, and the observation slot of each suit id (a pip trump moves to 7;
-    // the table's suit 7, the doubles suit, is then empty and takes its place).
-    let table: Option<&SuitTable> = if declared { h.suit_table() } else { None };
+    // The declaration's suit table (None before it and under Sevens), and the
+    // observation slot of each suit id (a pip trump moves to 7; the table's suit
+    // 7, the doubles suit, is then empty and takes its place).
+    let table: Option<&SuitTable> = v.suit_table();
     let mut slot = [0usize, 1, 2, 3, 4, 5, 6, 7];
-    let mut trump_suit = None;
-    if table.is_some() {
-        match h.declaration as Action {
-            d @ TRUMP_BLANKS..DOUBLES => {
-                slot.swap(d - TRUMP_BLANKS, 7);
-                trump_suit = Some(d - TRUMP_BLANKS);
-            }
-            DOUBLES => trump_suit = Some(7),
-            _ => {}
-        }
+    if let Some(t @ 0..7) = v.trump_suit() {
+        slot.swap(t, 7);
     }
-    let mut played = DominoSet::EMPTY;
-    // Bit `8 * relative seat + suit slot`: that seat showed out of that suit.
+    // Bit `8 * relative seat + suit slot`: that seat showed out of that suit
+    // (the view's `known_voids` by slot, gathered in the one walk over the tricks).
     let mut voids = 0u32;
 
     let played_by = w.next("played_by");
@@ -202,15 +189,15 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
     let current = w.next("current_trick");
     let leaders = w.next("trick_leaders");
     let winners = w.next("trick_winners");
-    if declared {
-        let last = (h.trick as usize).min(6);
+    if v.declaration().is_some() {
+        let last = (v.trick() as usize).min(6);
         for t in 0..=last {
-            let trick = &h.tricks[t];
-            if t == h.trick as usize && trick.len == 0 && h.phase == Phase::Done {
+            let trick = &v.tricks()[t];
+            if t == v.trick() as usize && trick.len == 0 && v.phase() == Phase::Done {
                 break;
             }
             leaders[t * 4 + rel(trick.leader)] = 1.0;
-            if t < h.trick as usize {
+            if t < v.trick() as usize {
                 winners[t * 4 + rel(trick.winner)] = 1.0;
             }
             // The led suit's members and slot (nothing to follow under Sevens).
@@ -224,37 +211,36 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
             let mut seat = trick.leader;
             for (i, d) in trick.played().iter().enumerate() {
                 let di = d.index();
-                played.insert(*d);
                 if !follow.contains(*d) {
                     voids |= 1 << (8 * rel(seat) + led_slot);
                 }
                 played_by[di * 4 + rel(seat)] = 1.0;
                 in_trick[di * 7 + t] = 1.0;
                 position[di * 4 + i] = 1.0;
-                if t == h.trick as usize {
+                if t == v.trick() as usize {
                     current[i * 28 + di] = 1.0;
                 }
-                seat = h.next_in_play(seat);
+                seat = v.next_in_play(seat);
             }
         }
     }
 
-    let us = team(me);
+    let us = v.team();
     let points = w.next("points");
-    points[0] = h.points[us] as f32 / 42.0;
-    points[1] = h.points[1 - us] as f32 / 42.0;
+    points[0] = v.points()[us] as f32 / 42.0;
+    points[1] = v.points()[1 - us] as f32 / 42.0;
     let score = w.next("score");
-    let target = h.rules.target as f32;
-    score[0] = totals[us] as f32 / target;
-    score[1] = totals[1 - us] as f32 / target;
+    let target = v.rules().target as f32;
+    score[0] = v.totals()[us] as f32 / target;
+    score[1] = v.totals()[1 - us] as f32 / target;
     let out_seat = w.next("sitting_out");
-    if let Some(s) = h.sitting_out() {
+    if let Some(s) = v.sitting_out() {
         out_seat[rel(s)] = 1.0;
     }
-    let r = &h.rules;
+    let r = v.rules();
     let rules = w.next("rules");
-    for (i, v) in Variant::ALL.iter().enumerate() {
-        rules[i] = r.variants.has(*v) as u8 as f32;
+    for (i, var) in Variant::ALL.iter().enumerate() {
+        rules[i] = r.variants.has(*var) as u8 as f32;
     }
     rules[4] = (r.all_pass == AllPass::Redeal) as u8 as f32;
     rules[5] = r.early_end as u8 as f32;
@@ -267,35 +253,30 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
     }] = 1.0;
     rules[11] = r.target as f32 / 250.0;
 
-    let trumps = match (table, trump_suit) {
-        (Some(tb), Some(s)) => tb.members[s],
-        _ => DominoSet::EMPTY,
-    };
-    write_bits(w.next("trumps"), trumps.0);
-    let in_progress =
-        if h.phase == Phase::Playing { Some(&h.tricks[h.trick as usize]).filter(|t| t.len > 0) } else { None };
+    write_bits(w.next("trumps"), v.trumps().0);
+    let in_progress = if v.phase() == Phase::Playing { v.current_trick().filter(|t| t.len > 0) } else { None };
     let led_suit = w.next("led_suit");
     if let (Some(tr), Some(tb)) = (in_progress, table) {
         one_hot(led_suit, slot[tb.lead_suit[tr.plays[0].index()] as usize]);
     }
     let winning = w.next("winning");
     if let Some(tr) = in_progress {
-        let best = h.winning_play(tr.played());
-        one_hot(winning, rel(h.seat_of_play(h.trick as usize, best)));
+        let best = v.winning_play(tr.played());
+        one_hot(winning, rel(tr.seat_of_play(best, v.sitting_out())));
     }
     let can_win = w.next("can_win");
-    if let Some(tr) = in_progress.filter(|_| h.to_move == me) {
-        let legal = DominoSet((h.legal_mask().0 >> PLAY) as u32) & DominoSet::FULL & h.hands[me as usize];
+    if let Some(tr) = in_progress.filter(|_| v.to_move() == Some(me)) {
+        let legal = DominoSet((v.legal_mask().0 >> PLAY) as u32) & DominoSet::FULL & v.hand();
         let n = tr.len as usize;
         let mut plays = tr.plays;
         for d in legal {
             plays[n] = d;
-            if h.winning_play(&plays[..=n]) == n {
+            if winning_play(table, &plays[..=n]) == n {
                 can_win[d.index()] = 1.0;
             }
         }
     }
-    let unseen = DominoSet::FULL - h.hands[me as usize] - played;
+    let unseen = v.unseen();
     write_bits(w.next("unseen"), unseen.0);
     write_bits(w.next("voids"), voids);
     let suits = w.next("unseen_suits");
@@ -312,10 +293,12 @@ pub fn observe_hand(h: &Hand, totals: [u32; 2], me: usize, out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::action::{BID_1M, FOLLOW_ME, NEL_O, SEVENS};
+    use crate::action::{BID_1M, DOUBLES, FOLLOW_ME, NEL_O, SEVENS};
     use crate::game::{Episode, Game};
     use crate::rules::Texas42Rules;
-    use crate::texas42::Texas42;
+    use crate::texas42::view::SeatOfHand;
+    use crate::texas42::{Hand, Texas42, Texas42View};
+    use crate::view::SeatView;
 
     fn set(s: &str) -> DominoSet {
         s.split_whitespace().map(|x| x.parse::<Domino>().unwrap()).collect()
@@ -351,9 +334,14 @@ mod tests {
         }
     }
 
+    /// Seat `me`'s observation of `h`, written from its view and (the same)
+    /// from the facts read off the hand.
     fn obs(h: &Hand, me: usize) -> Vec<f32> {
         let mut out = vec![f32::NAN; OBS_LEN_42];
-        observe_hand(h, [0, 0], me, &mut out);
+        Texas42View::from_hand(h, me as u8).observe(&mut out);
+        let mut direct = vec![f32::NAN; OBS_LEN_42];
+        write(&SeatOfHand::new(h, me as u8, [0, 0], 0), &mut direct);
+        assert_eq!(out, direct, "the view observes what the hand shows seat {me}");
         out
     }
 
@@ -570,6 +558,12 @@ mod tests {
                         let tb = table.expect("a void without suits");
                         assert!((h.hands[seat] & tb.members[suit_of[i % 8]]).is_empty(), "a false void");
                         voids_seen += 1;
+                    }
+                    // The same voids as the view's `known_voids`, by slot.
+                    let known = Texas42View::from_hand(&h, me as u8).known_voids();
+                    for (i, v) in voids.iter().enumerate() {
+                        let seat = (me + i / 8) % 4;
+                        assert_eq!(*v != 0.0, known[seat] >> suit_of[i % 8] & 1 != 0, "voids slot {i}");
                     }
                     let suits = seg(&o, "unseen_suits");
                     for (k, &suit) in suit_of.iter().enumerate() {

@@ -6,7 +6,7 @@
 //! Sevens has its own rule: every player must play a domino closest to 7 pips,
 //! and the closest wins (ties to the first played).
 
-use super::hand::{team, Hand, Outcome, Phase};
+use super::hand::{team, Hand, Outcome, Phase, Trick};
 use crate::action::*;
 use crate::domino::{Domino, DominoSet};
 use crate::game::Action;
@@ -164,6 +164,77 @@ pub fn closest_to_seven(hand: DominoSet) -> DominoSet {
     DominoSet::EMPTY
 }
 
+/// The seat after `seat` in play order, skipping `sitting_out` (the Nel-O
+/// partner) when there is one.
+#[inline]
+pub fn next_in_play(seat: u8, sitting_out: Option<u8>) -> u8 {
+    let n = (seat + 1) % 4;
+    if sitting_out == Some(n) {
+        (n + 1) % 4
+    } else {
+        n
+    }
+}
+
+impl Trick {
+    /// The seat that played (or plays) the `i`-th domino of this trick: the
+    /// leader, then each next seat in play order (skipping `sitting_out`).
+    #[inline]
+    pub fn seat_of_play(&self, i: usize, sitting_out: Option<u8>) -> u8 {
+        let mut s = self.leader;
+        for _ in 0..i {
+            s = next_in_play(s, sitting_out);
+        }
+        s
+    }
+}
+
+/// Index within `plays` (a trick's dominoes in play order, the led one first)
+/// of the play that wins so far, under the declaration's suit table (`None`:
+/// Sevens, where the domino closest to 7 pips wins). Ties go to the first played.
+pub fn winning_play(table: Option<&SuitTable>, plays: &[Domino]) -> usize {
+    let mut best = 0;
+    match table {
+        None => {
+            for (i, d) in plays.iter().enumerate() {
+                if sevens_distance(*d) < sevens_distance(plays[best]) {
+                    best = i;
+                }
+            }
+        }
+        Some(t) => {
+            let power = &t.power[t.lead_suit[plays[0].index()] as usize];
+            for (i, d) in plays.iter().enumerate() {
+                if power[d.index()] > power[plays[best].index()] {
+                    best = i;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// The dominoes of `hand` that may be played on `trick` (the trick in
+/// progress) under the declaration's suit table (`None`: Sevens, where only
+/// the dominoes closest to 7 pips may be played): any when leading, else the
+/// led suit's members when the hand holds one.
+#[inline]
+pub fn legal_plays(hand: DominoSet, table: Option<&SuitTable>, trick: &Trick) -> DominoSet {
+    match table {
+        None => closest_to_seven(hand),
+        Some(_) if trick.len == 0 => hand,
+        Some(t) => {
+            let led = t.lead_suit[trick.plays[0].index()] as usize;
+            let follow = hand & t.members[led];
+            if follow.is_empty() {
+                hand
+            } else {
+                follow
+            }
+        }
+    }
+}
+
 impl Hand {
     /// The suit table of the declaration (None for Sevens).
     #[inline]
@@ -196,65 +267,26 @@ impl Hand {
     /// The seat after `seat` in play order (skipping a seat that sits out).
     #[inline]
     pub fn next_in_play(&self, seat: u8) -> u8 {
-        let n = (seat + 1) % 4;
-        if self.sitting_out() == Some(n) {
-            (n + 1) % 4
-        } else {
-            n
-        }
+        next_in_play(seat, self.sitting_out())
     }
 
     /// The seat that played the `i`-th domino of trick `t`.
+    #[inline]
     pub fn seat_of_play(&self, t: usize, i: usize) -> u8 {
-        let mut s = self.tricks[t].leader;
-        for _ in 0..i {
-            s = self.next_in_play(s);
-        }
-        s
+        self.tricks[t].seat_of_play(i, self.sitting_out())
     }
 
     /// Legal plays of the seat to move.
     #[inline]
     pub(crate) fn play_mask(&self) -> ActionMask {
-        let hand = self.hands[self.to_move as usize];
-        let trick = &self.tricks[self.trick as usize];
-        let set = match self.suit_table() {
-            None => closest_to_seven(hand),
-            Some(_) if trick.len == 0 => hand,
-            Some(t) => {
-                let led = t.lead_suit[trick.plays[0].index()] as usize;
-                let follow = hand & t.members[led];
-                if follow.is_empty() {
-                    hand
-                } else {
-                    follow
-                }
-            }
-        };
+        let set = legal_plays(self.hands[self.to_move as usize], self.suit_table(), &self.tricks[self.trick as usize]);
         ActionMask((set.0 as u64) << PLAY)
     }
 
-    /// Index within the trick of the winning play.
+    /// Index within the trick of the winning play (see [`winning_play`]).
+    #[inline]
     pub fn winning_play(&self, plays: &[Domino]) -> usize {
-        let mut best = 0;
-        match self.suit_table() {
-            None => {
-                for (i, d) in plays.iter().enumerate() {
-                    if sevens_distance(*d) < sevens_distance(plays[best]) {
-                        best = i;
-                    }
-                }
-            }
-            Some(t) => {
-                let power = &t.power[t.lead_suit[plays[0].index()] as usize];
-                for (i, d) in plays.iter().enumerate() {
-                    if power[d.index()] > power[plays[best].index()] {
-                        best = i;
-                    }
-                }
-            }
-        }
-        best
+        winning_play(self.suit_table(), plays)
     }
 
     pub(crate) fn apply_play(&mut self, d: Domino) {

@@ -1,24 +1,30 @@
-//! One seat's view of a Texas 42 state: its own dominoes and everything public,
-//! what agents act from.
+//! One seat's view of a Texas 42 hand: [`Texas42View`], the public information
+//! state the seat acts from and its observation is written from.
 //!
-//! An agent never sees a game state: a driver builds the acting seat's view
-//! with [`crate::GameState::view`] and hands the agent only that. The view
-//! copies the public facts out of the state (bids, the declaration, every trick
-//! so far, points, totals) and the seat's own dominoes; `public` is the hand as
-//! the seat could rebuild it, the other seats' unplayed dominoes re-dealt (see
-//! [`Hand::public_for`]), from which the observation is written.
+//! The observation writer reads the seat's public facts through [`SeatFacts`]:
+//! a view holds them in its fields, and [`SeatOfHand`] reads the same facts off
+//! a hand on demand, so a state observes a seat without first copying a view
+//! out. Each fact is derived from the hand in one place ([`SeatOfHand`]) and a
+//! view is filled from it, so both give the same observation.
 
-use super::{Hand, Phase, SuitTable, Texas42State, Trick};
+use super::hand::{Hand, Phase, Trick};
+use super::observe;
+use super::play::{next_in_play, suit_table, winning_play, SuitTable};
 use crate::action::{ActionMask, DOUBLES, NEL_O, PASS, TRUMP_BLANKS};
-use crate::domino::DominoSet;
-use crate::game::{Action, GameState};
+use crate::domino::{Domino, DominoSet};
+use crate::game::Action;
 use crate::rules::Texas42Rules;
 use crate::view::SeatView;
-/// One seat's view of a Texas 42 state: its own dominoes and everything public.
+
+/// One seat's view of a Texas 42 state: its own dominoes, everything public
+/// about the hand (bids, the declaration, every trick so far, points) and the
+/// game totals. Nothing about the other seats' dominoes is held beyond what the
+/// public record shows. Build it with [`GameState::view`](crate::GameState::view)
+/// (or [`Texas42View::from_hand`] for a lone hand).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Texas42View {
-    /// The acting seat (0..4; team = seat % 2).
+    /// The seat whose view this is (0..4; team = seat % 2).
     pub seat: u8,
     /// Rule options.
     pub rules: Texas42Rules,
@@ -26,6 +32,8 @@ pub struct Texas42View {
     pub dealer: u8,
     /// The hand's phase.
     pub phase: Phase,
+    /// The seat to act (`None` once the hand is over).
+    pub to_move: Option<u8>,
     /// Dominoes this seat holds now.
     pub hand: DominoSet,
     /// Each seat's bid (`None` before it has bid).
@@ -38,7 +46,8 @@ pub struct Texas42View {
     pub declarer: Option<u8>,
     /// The declaration's action id (`None` before it is made).
     pub declaration: Option<Action>,
-    /// Tricks: the completed ones, then the current one (`tricks[trick]`).
+    /// Tricks: the completed ones, then the current one (`tricks[trick]`);
+    /// all empty before the declaration.
     pub tricks: [Trick; 7],
     /// Index of the current trick (7 once all are played).
     pub trick: u8,
@@ -50,92 +59,69 @@ pub struct Texas42View {
     pub played: DominoSet,
     /// The seat sitting out (Nel-O: the bidder's partner).
     pub sitting_out: Option<u8>,
-    /// Legal actions of this seat.
+    /// Legal actions of this seat (empty unless it is to move).
     pub legal: ActionMask,
     /// Game totals per team (marks, or points under `points` scoring).
     pub totals: [u32; 2],
     /// Hands finished earlier in this game.
     pub hands_played: u32,
-    /// The hand as this seat could rebuild it (hidden dominoes re-dealt; see
-    /// `Hand::public_for`): what the observation is computed from.
-    pub public: Hand,
 }
 
 impl SeatView for Texas42View {
+    #[inline]
     fn seat(&self) -> usize {
         self.seat as usize
     }
+    #[inline]
     fn legal(&self) -> ActionMask {
         self.legal
     }
+    /// The Texas 42 observation of this seat (layout
+    /// [`OBS_SEGMENTS_42`](super::OBS_SEGMENTS_42)).
     fn observe(&self, out: &mut [f32]) {
-        super::observe_hand(&self.public, self.totals, self.seat as usize, out)
-    }
-}
-
-impl Texas42State {
-    /// The view of `seat` (legal actions empty unless it is to move).
-    pub(crate) fn seat_view(&self, seat: usize) -> Texas42View {
-        let mut v = Texas42View::from_hand(self.hand(), seat as u8);
-        v.totals = self.totals();
-        v.hands_played = self.hands_played();
-        if self.current_seat() != Some(seat) {
-            v.legal = ActionMask::EMPTY;
-        }
-        v
+        observe::write(self, out)
     }
 }
 
 impl Texas42View {
-    /// The view of `seat` of a single hand (game totals zero). Only public fields
-    /// of the hand and `seat`'s own dominoes are copied.
+    /// The view of `seat` (taken mod 4) of a single hand, game totals zero: its
+    /// own dominoes and the public facts of the hand; its legal actions when it
+    /// is to move.
     pub fn from_hand(h: &Hand, seat: u8) -> Texas42View {
-        let seat = seat % 4;
-        let has_high = h.high_bid as Action != PASS;
-        // A hand ends during bidding only when thrown in (no high bid).
-        let declared = h.phase == Phase::Playing || (h.phase == Phase::Done && has_high);
-        let mut tricks = h.tricks;
-        let mut played = DominoSet::EMPTY;
-        if declared {
-            for t in tricks.iter() {
-                for d in t.played() {
-                    played.insert(*d);
-                }
-            }
-        } else {
-            // Nothing has been played; keep the (empty) trick slots as they are.
-            for t in tricks.iter_mut() {
-                t.len = 0;
-            }
-        }
+        Texas42View::from_facts(&SeatOfHand::new(h, seat, [0; 2], 0))
+    }
+
+    /// A view holding the facts `f` reads.
+    #[inline]
+    pub(crate) fn from_facts(f: &SeatOfHand) -> Texas42View {
         Texas42View {
-            seat,
-            rules: h.rules,
-            dealer: h.dealer,
-            phase: h.phase,
-            hand: h.hands[seat as usize],
-            bids: [h.bid_of(0), h.bid_of(1), h.bid_of(2), h.bid_of(3)],
-            high_bid: h.high_bid as Action,
-            bidder: has_high.then_some(h.bidder),
-            declarer: (h.phase != Phase::Bidding && has_high).then_some(h.declarer),
-            declaration: declared.then_some(h.declaration as Action),
-            tricks,
-            trick: h.trick,
-            points: h.points,
-            tricks_won: h.tricks_won,
-            played,
-            sitting_out: h.sitting_out(),
-            legal: if h.to_move == seat && h.phase != Phase::Done { h.legal_mask() } else { ActionMask::EMPTY },
-            totals: [0; 2],
-            hands_played: 0,
-            public: h.public_for(seat as usize),
+            seat: f.me(),
+            rules: *f.rules(),
+            dealer: f.dealer(),
+            phase: f.phase(),
+            to_move: f.to_move(),
+            hand: f.hand(),
+            bids: [f.bid(0), f.bid(1), f.bid(2), f.bid(3)],
+            high_bid: f.high_bid(),
+            bidder: f.bidder(),
+            declarer: f.declarer(),
+            declaration: f.declaration(),
+            tricks: *f.tricks(),
+            trick: f.trick(),
+            points: f.points(),
+            tricks_won: f.h.tricks_won,
+            played: f.played(),
+            sitting_out: f.sitting_out(),
+            legal: f.legal_mask(),
+            totals: f.totals(),
+            hands_played: f.hands_played,
         }
     }
 
     /// This seat's team (0 or 1).
     #[inline]
     pub fn team(&self) -> usize {
-        (self.seat & 1) as usize
+        SeatFacts::team(self)
     }
     /// This seat's partner.
     #[inline]
@@ -150,7 +136,7 @@ impl Texas42View {
     /// The trick in progress (`None` once all are played).
     #[inline]
     pub fn current_trick(&self) -> Option<&Trick> {
-        self.tricks.get(self.trick as usize)
+        SeatFacts::current_trick(self)
     }
     /// Nel-O is being played.
     #[inline]
@@ -169,37 +155,40 @@ impl Texas42View {
     /// The seat after `seat` in play order (skipping a seat that sits out).
     #[inline]
     pub fn next_in_play(&self, seat: u8) -> u8 {
-        self.public.next_in_play(seat)
+        SeatFacts::next_in_play(self, seat)
     }
     /// The seat that played the `i`-th domino of trick `t`.
+    #[inline]
     pub fn seat_of_play(&self, t: usize, i: usize) -> u8 {
-        self.public.seat_of_play(t, i)
+        self.tricks[t].seat_of_play(i, self.sitting_out)
+    }
+    /// Index within `plays` (a trick's dominoes in play order) of the play that
+    /// wins so far under the declaration (the engine's rule; Sevens before the
+    /// declaration).
+    #[inline]
+    pub fn winning_play(&self, plays: &[Domino]) -> usize {
+        SeatFacts::winning_play(self, plays)
     }
     /// The trump suit: 0..6 a pip suit, 7 doubles; `None` for follow-me, Nel-O,
     /// Sevens or before the declaration.
+    #[inline]
     pub fn trump_suit(&self) -> Option<usize> {
-        match self.declaration? {
-            d @ TRUMP_BLANKS..DOUBLES => Some(d - TRUMP_BLANKS),
-            DOUBLES => Some(7),
-            _ => None,
-        }
+        SeatFacts::trump_suit(self)
     }
     /// The trump dominoes (empty without a trump suit).
+    #[inline]
     pub fn trumps(&self) -> DominoSet {
-        match self.trump_suit() {
-            Some(7) => DominoSet::DOUBLES,
-            Some(t) => DominoSet::with_pip(t as u8),
-            None => DominoSet::EMPTY,
-        }
+        SeatFacts::trumps(self)
     }
     /// The suit table of the declaration (`None` for Sevens or before declaring).
+    #[inline]
     pub fn suit_table(&self) -> Option<&'static SuitTable> {
-        super::suit_table(self.declaration?, self.rules.nello_doubles)
+        SeatFacts::suit_table(self)
     }
     /// Dominoes whose holder this seat does not know: not played, not its own.
     #[inline]
     pub fn unseen(&self) -> DominoSet {
-        DominoSet::FULL - self.played - self.hand
+        SeatFacts::unseen(self)
     }
     /// For each seat, the suits (bit s: suit id 0..7 of the suit table) it has
     /// shown out of by not following a led suit.
@@ -221,5 +210,289 @@ impl Texas42View {
             }
         }
         v
+    }
+}
+
+/// The public facts of one seat in a hand, as the observation writer reads
+/// them (the fields of [`Texas42View`]), and the facts derived from them.
+pub(crate) trait SeatFacts {
+    /// The seat.
+    fn me(&self) -> u8;
+    /// Rule options.
+    fn rules(&self) -> &Texas42Rules;
+    /// The shaker.
+    fn dealer(&self) -> u8;
+    /// The hand's phase.
+    fn phase(&self) -> Phase;
+    /// The seat to act (`None` once the hand is over).
+    fn to_move(&self) -> Option<u8>;
+    /// The seat's own dominoes.
+    fn hand(&self) -> DominoSet;
+    /// The bid of `seat` (`None` before it has bid).
+    fn bid(&self, seat: u8) -> Option<Action>;
+    /// The high bid (`PASS` when none yet).
+    fn high_bid(&self) -> Action;
+    /// The high bidder.
+    fn bidder(&self) -> Option<u8>;
+    /// The seat that declares/declared.
+    fn declarer(&self) -> Option<u8>;
+    /// The declaration.
+    fn declaration(&self) -> Option<Action>;
+    /// The tricks.
+    fn tricks(&self) -> &[Trick; 7];
+    /// Index of the current trick.
+    fn trick(&self) -> u8;
+    /// Points per team.
+    fn points(&self) -> [u8; 2];
+    /// Every domino played so far.
+    fn played(&self) -> DominoSet;
+    /// The seat sitting out.
+    fn sitting_out(&self) -> Option<u8>;
+    /// The seat's legal actions (empty unless it is to move).
+    fn legal_mask(&self) -> ActionMask;
+    /// Game totals per team.
+    fn totals(&self) -> [u32; 2];
+
+    /// The seat's team.
+    #[inline]
+    fn team(&self) -> usize {
+        (self.me() & 1) as usize
+    }
+    /// The trick in progress (`None` once all are played).
+    #[inline]
+    fn current_trick(&self) -> Option<&Trick> {
+        self.tricks().get(self.trick() as usize)
+    }
+    /// The seat after `seat` in play order.
+    #[inline]
+    fn next_in_play(&self, seat: u8) -> u8 {
+        next_in_play(seat, self.sitting_out())
+    }
+    /// The winning play of `plays` under the declaration.
+    #[inline]
+    fn winning_play(&self, plays: &[Domino]) -> usize {
+        winning_play(self.suit_table(), plays)
+    }
+    /// The trump suit (0..6 pips, 7 doubles).
+    #[inline]
+    fn trump_suit(&self) -> Option<usize> {
+        match self.declaration()? {
+            d @ TRUMP_BLANKS..DOUBLES => Some(d - TRUMP_BLANKS),
+            DOUBLES => Some(7),
+            _ => None,
+        }
+    }
+    /// The trump dominoes.
+    #[inline]
+    fn trumps(&self) -> DominoSet {
+        match self.trump_suit() {
+            Some(7) => DominoSet::DOUBLES,
+            Some(t) => DominoSet::with_pip(t as u8),
+            None => DominoSet::EMPTY,
+        }
+    }
+    /// The declaration's suit table.
+    #[inline]
+    fn suit_table(&self) -> Option<&'static SuitTable> {
+        suit_table(self.declaration()?, self.rules().nello_doubles)
+    }
+    /// Dominoes neither the seat's own nor played.
+    #[inline]
+    fn unseen(&self) -> DominoSet {
+        DominoSet::FULL - self.played() - self.hand()
+    }
+}
+
+impl SeatFacts for Texas42View {
+    #[inline]
+    fn me(&self) -> u8 {
+        self.seat
+    }
+    #[inline]
+    fn rules(&self) -> &Texas42Rules {
+        &self.rules
+    }
+    #[inline]
+    fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    #[inline]
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+    #[inline]
+    fn to_move(&self) -> Option<u8> {
+        self.to_move
+    }
+    #[inline]
+    fn hand(&self) -> DominoSet {
+        self.hand
+    }
+    #[inline]
+    fn bid(&self, seat: u8) -> Option<Action> {
+        self.bids[seat as usize]
+    }
+    #[inline]
+    fn high_bid(&self) -> Action {
+        self.high_bid
+    }
+    #[inline]
+    fn bidder(&self) -> Option<u8> {
+        self.bidder
+    }
+    #[inline]
+    fn declarer(&self) -> Option<u8> {
+        self.declarer
+    }
+    #[inline]
+    fn declaration(&self) -> Option<Action> {
+        self.declaration
+    }
+    #[inline]
+    fn tricks(&self) -> &[Trick; 7] {
+        &self.tricks
+    }
+    #[inline]
+    fn trick(&self) -> u8 {
+        self.trick
+    }
+    #[inline]
+    fn points(&self) -> [u8; 2] {
+        self.points
+    }
+    #[inline]
+    fn played(&self) -> DominoSet {
+        self.played
+    }
+    #[inline]
+    fn sitting_out(&self) -> Option<u8> {
+        self.sitting_out
+    }
+    #[inline]
+    fn legal_mask(&self) -> ActionMask {
+        self.legal
+    }
+    #[inline]
+    fn totals(&self) -> [u32; 2] {
+        self.totals
+    }
+}
+
+/// One seat's public facts read off a hand as they are asked for: where each
+/// fact of a [`Texas42View`] is derived from the hand.
+#[derive(Copy, Clone)]
+pub(crate) struct SeatOfHand<'a> {
+    h: &'a Hand,
+    seat: u8,
+    totals: [u32; 2],
+    hands_played: u32,
+    /// The seat may act now.
+    acts: bool,
+}
+
+impl<'a> SeatOfHand<'a> {
+    /// Seat `seat` (mod 4) of hand `h`, with the game's totals and hands played.
+    #[inline]
+    pub(crate) fn new(h: &'a Hand, seat: u8, totals: [u32; 2], hands_played: u32) -> SeatOfHand<'a> {
+        let seat = seat % 4;
+        SeatOfHand { h, seat, totals, hands_played, acts: h.to_move == seat && h.phase != Phase::Done }
+    }
+    /// The same seat, which may not act now (its legal actions are empty).
+    #[inline]
+    pub(crate) fn not_acting(self) -> SeatOfHand<'a> {
+        SeatOfHand { acts: false, ..self }
+    }
+    /// There is a high bid.
+    #[inline]
+    fn has_high(&self) -> bool {
+        self.h.high_bid as Action != PASS
+    }
+    /// The declaration has been made (a hand ends during bidding only when
+    /// thrown in, with no high bid).
+    #[inline]
+    fn declared(&self) -> bool {
+        self.h.phase == Phase::Playing || (self.h.phase == Phase::Done && self.has_high())
+    }
+}
+
+impl SeatFacts for SeatOfHand<'_> {
+    #[inline]
+    fn me(&self) -> u8 {
+        self.seat
+    }
+    #[inline]
+    fn rules(&self) -> &Texas42Rules {
+        &self.h.rules
+    }
+    #[inline]
+    fn dealer(&self) -> u8 {
+        self.h.dealer
+    }
+    #[inline]
+    fn phase(&self) -> Phase {
+        self.h.phase
+    }
+    #[inline]
+    fn to_move(&self) -> Option<u8> {
+        (self.h.phase != Phase::Done).then_some(self.h.to_move)
+    }
+    #[inline]
+    fn hand(&self) -> DominoSet {
+        self.h.hands[self.seat as usize]
+    }
+    #[inline]
+    fn bid(&self, seat: u8) -> Option<Action> {
+        self.h.bid_of(seat)
+    }
+    #[inline]
+    fn high_bid(&self) -> Action {
+        self.h.high_bid as Action
+    }
+    #[inline]
+    fn bidder(&self) -> Option<u8> {
+        self.has_high().then_some(self.h.bidder)
+    }
+    #[inline]
+    fn declarer(&self) -> Option<u8> {
+        (self.h.phase != Phase::Bidding && self.has_high()).then_some(self.h.declarer)
+    }
+    #[inline]
+    fn declaration(&self) -> Option<Action> {
+        self.declared().then_some(self.h.declaration as Action)
+    }
+    /// Before the declaration no trick has a play.
+    #[inline]
+    fn tricks(&self) -> &[Trick; 7] {
+        &self.h.tricks
+    }
+    #[inline]
+    fn trick(&self) -> u8 {
+        self.h.trick
+    }
+    #[inline]
+    fn points(&self) -> [u8; 2] {
+        self.h.points
+    }
+    /// What each seat was dealt and no longer holds, it has played.
+    #[inline]
+    fn played(&self) -> DominoSet {
+        let h = self.h;
+        (h.dealt[0] - h.hands[0]) | (h.dealt[1] - h.hands[1]) | (h.dealt[2] - h.hands[2]) | (h.dealt[3] - h.hands[3])
+    }
+    #[inline]
+    fn sitting_out(&self) -> Option<u8> {
+        self.h.sitting_out()
+    }
+    #[inline]
+    fn legal_mask(&self) -> ActionMask {
+        if self.acts {
+            self.h.legal_mask()
+        } else {
+            ActionMask::EMPTY
+        }
+    }
+    #[inline]
+    fn totals(&self) -> [u32; 2] {
+        self.totals
     }
 }

@@ -412,7 +412,7 @@ impl DoublesScreen {
             return "Board: empty; the highest double opens\n".into();
         }
         let mut placed: Vec<Domino> = b.placed.iter().collect();
-        placed.sort_by_key(|d| v.public.play_index[d.index()]);
+        placed.sort_by_key(|d| v.play_index[d.index()]);
         let list: Vec<String> = placed.iter().map(|d| d.to_string()).collect();
         let mut ends = Vec::new();
         let mut locked = Vec::new();
