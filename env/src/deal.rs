@@ -28,19 +28,20 @@ pub fn shuffle(rng: &mut ChaCha8Rng) -> [Domino; 28] {
 /// `deck[k*s..k*s+k]`); returns the hands and the rest in order (the boneyard).
 pub fn deal(rng: &mut ChaCha8Rng, seats: usize, per_seat: usize) -> ([DominoSet; 4], Vec<Domino>) {
     let deck = shuffle(rng);
+    (deal_hands(&deck, seats, per_seat), deck[seats * per_seat..].to_vec())
+}
+
+/// The hands of a shuffled deck: seat s gets `deck[k*s..k*s+k]` (`k = per_seat`);
+/// the rest of the deck is the boneyard, in order.
+pub fn deal_hands(deck: &[Domino; 28], seats: usize, per_seat: usize) -> [DominoSet; 4] {
     let mut hands = [DominoSet::EMPTY; 4];
     for (s, hand) in hands.iter_mut().enumerate().take(seats) {
         *hand = deck[per_seat * s..per_seat * (s + 1)].iter().copied().collect();
     }
-    (hands, deck[seats * per_seat..].to_vec())
+    hands
 }
 
 /// A Texas 42 deal: four hands of seven (no heap allocation).
 pub fn deal_texas42(rng: &mut ChaCha8Rng) -> [DominoSet; 4] {
-    let deck = shuffle(rng);
-    let mut hands = [DominoSet::EMPTY; 4];
-    for (i, d) in deck.iter().enumerate() {
-        hands[i / 7].insert(*d);
-    }
-    hands
+    deal_hands(&shuffle(rng), 4, 7)
 }

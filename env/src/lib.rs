@@ -28,6 +28,7 @@ pub mod observe;
 pub mod record;
 pub mod registry;
 pub mod rules;
+pub mod series;
 pub mod texas42;
 pub mod vec_env;
 pub mod view;

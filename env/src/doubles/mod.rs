@@ -34,11 +34,12 @@ pub use view::DoublesView;
 use view::SeatOfRound;
 
 use crate::action::{ActionError, ActionMask};
-use crate::deal::{rng_for_seed, shuffle};
+use crate::deal::{deal_hands, rng_for_seed, shuffle};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::DoublesRules;
+use crate::series::{DealGame, Series};
 use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
@@ -129,7 +130,7 @@ impl Doubles {
         let mut h4 = [DominoSet::EMPTY; 4];
         h4[..hands.len()].copy_from_slice(hands);
         let mut st = self.new_state(0, Episode::Hand);
-        st.round = Round::new(players, self.rules.blocked_tie, h4, boneyard);
+        st.deal = Round::new(players, self.rules.blocked_tie, h4, boneyard);
         Ok(st)
     }
 
@@ -141,10 +142,7 @@ impl Doubles {
         let k = hand_size(self.rules.players);
         loop {
             let deck = shuffle(rng);
-            let mut hands = [DominoSet::EMPTY; 4];
-            for (s, hand) in hands.iter_mut().enumerate().take(players) {
-                *hand = deck[k * s..k * (s + 1)].iter().copied().collect();
-            }
+            let hands = deal_hands(&deck, players, k);
             if highest_double(&hands[..players]).is_some() {
                 return Round::new(self.rules.players, self.rules.blocked_tie, hands, &deck[k * players..]);
             }
@@ -189,40 +187,93 @@ impl Game for Doubles {
     fn new_state(&self, seed: u64, episode: Episode) -> DoublesState {
         let mut rng = rng_for_seed(seed);
         let round = self.deal_round(&mut rng);
-        DoublesState {
-            game: *self,
-            round,
-            episode,
-            totals: [0; 4],
-            rng,
-            winner: None,
-            rewards: [0.0; 4],
-            previous: None,
-            rounds_played: 0,
-            steps: 0,
-        }
+        Series::new(*self, round, episode, rng)
     }
 }
 
 /// A Doubles round in progress, or a whole game of rounds.
-#[derive(Clone, Debug)]
-pub struct DoublesState {
-    game: Doubles,
-    round: Round,
-    episode: Episode,
-    totals: [u32; 4],
-    rng: ChaCha8Rng,
-    winner: Option<u8>,
-    rewards: [f32; 4],
-    previous: Option<Round>,
-    rounds_played: u32,
-    steps: u32,
+pub type DoublesState = Series<Doubles>;
+
+impl DealGame for Doubles {
+    type Deal = Round;
+    type View = DoublesView;
+    #[inline]
+    fn to_move(round: &Round) -> usize {
+        round.to_move as usize
+    }
+    #[inline]
+    fn legal(round: &Round) -> ActionMask {
+        round.legal_mask()
+    }
+    #[inline]
+    fn apply(round: &mut Round, a: Action) -> Result<(), IllegalAction> {
+        round.apply(a)
+    }
+    #[inline]
+    fn is_over(round: &Round) -> bool {
+        round.is_done()
+    }
+    fn hands(round: &Round) -> [DominoSet; 4] {
+        round.hands
+    }
+    fn next_deal(&self, rng: &mut ChaCha8Rng, _last: &Round) -> Round {
+        self.deal_round(rng)
+    }
+    /// Each seat's round score minus the mean of all players' round scores.
+    fn deal_rewards(&self, r: &Round) -> [f32; 4] {
+        let n = self.rules.players as usize;
+        let s = &r.scores[..n];
+        let mean = s.iter().sum::<u32>() as f32 / n as f32;
+        let mut rewards = [0.0; 4];
+        for (r, &s) in rewards.iter_mut().zip(s) {
+            *r = s as f32 - mean;
+        }
+        rewards
+    }
+    fn deal_scores(&self, r: &Round) -> [u32; 4] {
+        let n = self.rules.players as usize;
+        let mut scores = [0; 4];
+        scores[..n].copy_from_slice(&r.scores[..n]);
+        scores
+    }
+    /// The single leader once at or past the target (a tie plays on).
+    fn game_winner(&self, totals: &[u32; 4], _last: &Round) -> Option<usize> {
+        let n = self.rules.players as usize;
+        let high = *totals[..n].iter().max().expect("players");
+        let leaders = totals[..n].iter().filter(|&&t| t == high).count();
+        (high >= self.rules.target && leaders == 1)
+            .then(|| totals[..n].iter().position(|&t| t == high).expect("leader"))
+    }
+    fn win_rewards(&self, w: usize) -> [f32; 4] {
+        let n = self.rules.players as usize;
+        let mut rewards = [0.0; 4];
+        for (i, r) in rewards[..n].iter_mut().enumerate() {
+            *r = if i == w { 1.0 } else { -1.0 / (n - 1) as f32 };
+        }
+        rewards
+    }
+    fn outcome(&self, r: &Round) -> DealOutcome {
+        let mut outcome = DealOutcome { score: [0.0; 4], win: [0.0; 4], points: None, contract: None };
+        for s in 0..r.players as usize {
+            outcome.score[s] = r.scores[s] as f64;
+            outcome.win[s] = if r.winner == Some(s as u8) { 1.0 } else { 0.0 };
+        }
+        outcome
+    }
+    /// Written from the seat's public facts read off the round: what
+    /// `state.view(seat).observe(out)` writes, without building the view.
+    fn observe(state: &DoublesState, seat: usize, out: &mut [f32]) {
+        observe::write(&state.seat_facts(seat), out)
+    }
+    fn view(state: &DoublesState, seat: usize) -> DoublesView {
+        DoublesView::from_facts(&state.seat_facts(seat))
+    }
 }
 
-impl DoublesState {
+impl Series<Doubles> {
     /// The current round.
     pub fn round(&self) -> &Round {
-        &self.round
+        &self.deal
     }
     /// The round that finished on the last action of a game episode, when a new
     /// one was dealt after it.
@@ -235,23 +286,11 @@ impl DoublesState {
     }
     /// The seat that won the game (game episodes, once over).
     pub fn game_winner(&self) -> Option<u8> {
-        self.winner
+        self.winner.map(|w| w as u8)
     }
     /// Rounds finished so far in this episode.
     pub fn rounds_played(&self) -> u32 {
-        self.rounds_played
-    }
-    /// Actions taken in this episode.
-    pub fn steps(&self) -> u32 {
-        self.steps
-    }
-    /// Round or game episode.
-    pub fn episode(&self) -> Episode {
-        self.episode
-    }
-    /// The game (rules) this state is played under.
-    pub fn game(&self) -> &Doubles {
-        &self.game
+        self.deals_played
     }
     /// A copy of this state with the current round replaced, for determinization
     /// (search agents sampling the hidden hands and boneyard consistent with an
@@ -259,130 +298,38 @@ impl DoublesState {
     /// The round's cached legal mask is recomputed from its fields.
     pub fn with_round(&self, mut round: Round) -> DoublesState {
         round.refresh();
-        DoublesState { round, ..self.clone() }
+        DoublesState { deal: round, ..self.clone() }
     }
     /// The current round's hands (unused seats empty).
     pub fn hands(&self) -> &[DominoSet; 4] {
-        &self.round.hands
+        &self.deal.hands
     }
     /// The current round's boneyard left, in draw order.
     pub fn boneyard(&self) -> &[Domino] {
-        self.round.boneyard()
+        self.deal.boneyard()
     }
     /// The current round's scores (set when it is over).
     pub fn scores(&self) -> [u32; 4] {
-        self.round.scores
+        self.deal.scores
     }
     /// How the current round ended.
     pub fn end(&self) -> Option<End> {
-        self.round.end
+        self.deal.end
     }
     /// The seat that won the current round (`None` while playing, or for a tied block).
     pub fn round_winner(&self) -> Option<u8> {
-        self.round.winner
+        self.deal.winner
     }
 
     /// The public facts of `seat` (its legal actions only when it is to move).
     #[inline]
     fn seat_facts(&self, seat: usize) -> SeatOfRound<'_> {
-        let f = SeatOfRound::new(&self.round, self.game.rules, seat as u8, self.totals);
+        let f = SeatOfRound::new(&self.deal, self.game.rules, seat as u8, self.totals);
         if self.current_seat() == Some(seat) {
             f
         } else {
             f.not_acting()
         }
-    }
-
-    fn finish_round(&mut self) {
-        self.rounds_played += 1;
-        let n = self.game.rules.players as usize;
-        if self.episode == Episode::Hand {
-            let s = &self.round.scores[..n];
-            let mean = s.iter().sum::<u32>() as f32 / n as f32;
-            for (r, &s) in self.rewards.iter_mut().zip(s) {
-                *r = s as f32 - mean;
-            }
-            return;
-        }
-        for (t, s) in self.totals.iter_mut().zip(&self.round.scores[..n]) {
-            *t += s;
-        }
-        let high = *self.totals[..n].iter().max().expect("players");
-        let leaders = self.totals[..n].iter().filter(|&&t| t == high).count();
-        if high >= self.game.rules.target && leaders == 1 {
-            let w = self.totals[..n].iter().position(|&t| t == high).expect("leader");
-            self.winner = Some(w as u8);
-            for (i, r) in self.rewards[..n].iter_mut().enumerate() {
-                *r = if i == w { 1.0 } else { -1.0 / (n - 1) as f32 };
-            }
-        } else {
-            self.previous = Some(self.round);
-            self.round = self.game.deal_round(&mut self.rng);
-        }
-    }
-}
-
-impl GameState for DoublesState {
-    type View = DoublesView;
-    #[inline]
-    fn current_seat(&self) -> Option<usize> {
-        (!self.is_terminal()).then_some(self.round.to_move as usize)
-    }
-    #[inline]
-    fn legal_mask(&self) -> ActionMask {
-        if self.is_terminal() {
-            ActionMask::EMPTY
-        } else {
-            self.round.legal_mask()
-        }
-    }
-    #[inline]
-    fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
-        if self.is_terminal() {
-            return Err(IllegalAction { action: a, legal: ActionMask::EMPTY });
-        }
-        self.round.apply(a)?;
-        self.steps += 1;
-        self.rewards = [0.0; 4];
-        self.previous = None;
-        if self.round.is_done() {
-            self.finish_round();
-        }
-        Ok(())
-    }
-    #[inline]
-    fn is_terminal(&self) -> bool {
-        match self.episode {
-            Episode::Hand => self.round.is_done(),
-            Episode::Game => self.winner.is_some(),
-        }
-    }
-    fn rewards(&self) -> [f32; 4] {
-        self.rewards
-    }
-    /// Written from the seat's public facts read off the round: what
-    /// `self.view(seat).observe(out)` writes, without building the view.
-    fn observe(&self, seat: usize, out: &mut [f32]) {
-        observe::write(&self.seat_facts(seat), out)
-    }
-    fn view(&self, seat: usize) -> DoublesView {
-        DoublesView::from_facts(&self.seat_facts(seat))
-    }
-    fn seat_hands(&self) -> [DominoSet; 4] {
-        self.round.hands
-    }
-    fn finished_deal(&self) -> Option<DealOutcome> {
-        let r = self.previous.as_ref().or(self.round.is_done().then_some(&self.round))?;
-        let n = r.players as usize;
-        let mut outcome = DealOutcome { score: [0.0; 4], win: [0.0; 4], points: None, contract: None };
-        for s in 0..n {
-            outcome.score[s] = r.scores[s] as f64;
-            outcome.win[s] = if r.winner == Some(s as u8) { 1.0 } else { 0.0 };
-        }
-        Some(outcome)
-    }
-    fn winning_side(&self) -> Option<usize> {
-        self.winner.map(usize::from)
     }
 }
 

@@ -1,11 +1,11 @@
 //! Doubles records: rounds (or whole games) replayed into `result`.
 
-use super::{Doubles, DoublesState, Round, NAMES_DOUBLES};
+use super::{Doubles, DoublesState, Round};
 use crate::domino::{Domino, DominoSet};
-use crate::game::{Episode, Game, GameState};
+use crate::game::{Episode, Game};
+use crate::record::deals::{replay_deals, DealRecords};
 use crate::record::json::{
-    apply_named, check_keys, domino_names, get_actions, get_u64, legal_names, parse_domino_list, parse_hands,
-    step_json, RecordError,
+    check_keys, domino_names, get_actions, get_u64, parse_domino_list, parse_hands, RecordError,
 };
 use crate::rules::DoublesRules;
 use serde_json::{json, Map, Value};
@@ -83,50 +83,27 @@ pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<(Doubles, Double
         }
     };
     let actions = get_actions(record)?;
-    let mut steps = Vec::with_capacity(actions.len());
-    let mut rounds = Vec::new();
-    for (i, name) in actions.iter().enumerate() {
-        let seat = state.current_seat().unwrap_or(0);
-        let legal = legal_names(&game, &state);
-        let a = apply_named(&game, &mut state, i, name)?;
-        steps.push(step_json(seat, NAMES_DOUBLES[a], legal));
-        if episode == Episode::Game {
-            let finished = state.previous_round().copied().or_else(|| state.is_terminal().then(|| *state.round()));
-            if let Some(r) = finished {
-                rounds.push(Value::Object(with_deal(&r, round_result(&r, std::mem::take(&mut steps)))));
-            }
-        }
+    let result = replay_deals(&game, &mut state, &actions)?;
+    Ok((game, state, result))
+}
+
+impl DealRecords for Doubles {
+    fn deal_result(&self, round: &Round, steps: Vec<Value>) -> Map<String, Value> {
+        round_result(round, steps)
     }
-    let next =
-        (!state.is_terminal()).then(|| json!({ "seat": state.current_seat(), "legal": legal_names(&game, &state) }));
-    let mut result = if episode == Episode::Hand {
-        round_result(state.round(), steps)
-    } else {
-        if !state.is_terminal() {
-            rounds.push(Value::Object(with_deal(state.round(), round_result(state.round(), steps))));
-        }
-        let mut m = Map::new();
-        m.insert("hand_results".into(), Value::Array(rounds));
-        m.insert("scores".into(), json!(state.totals()[..players]));
-        m.insert("winner".into(), json!(state.game_winner()));
-        m.insert("done".into(), json!(state.is_terminal()));
-        m
-    };
-    if let Some(next) = next {
-        result.insert("next".into(), next);
+    fn with_deal(&self, r: &Round, mut result: Map<String, Value>) -> Map<String, Value> {
+        let players = r.players as usize;
+        result.insert("hands".into(), Value::Array(r.dealt[..players].iter().map(|h| domino_names(*h)).collect()));
+        result.insert("boneyard".into(), names(r.boneyard_dealt()));
+        result
     }
-    Ok((game, state, Value::Object(result)))
+    fn totals_json(&self, state: &DoublesState) -> (&'static str, Value) {
+        ("scores", json!(state.totals()[..self.rules.players as usize]))
+    }
 }
 
 fn names(list: &[Domino]) -> Value {
     Value::Array(list.iter().map(|d| Value::String(d.to_string())).collect())
-}
-
-fn with_deal(r: &Round, mut result: Map<String, Value>) -> Map<String, Value> {
-    let players = r.players as usize;
-    result.insert("hands".into(), Value::Array(r.dealt[..players].iter().map(|h| domino_names(*h)).collect()));
-    result.insert("boneyard".into(), names(r.boneyard_dealt()));
-    result
 }
 
 /// The `result` object of one round (without `next`).

@@ -9,6 +9,7 @@
 //! assert_eq!(out["result"]["next"]["seat"], 3);
 //! ```
 
+pub mod deals;
 pub mod json;
 
 pub use json::*;

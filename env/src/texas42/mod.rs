@@ -28,6 +28,7 @@ use crate::domino::DominoSet;
 use crate::game::{Action, Contract, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::{Scoring, Texas42Rules};
+use crate::series::{DealGame, Series};
 use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
@@ -76,7 +77,7 @@ impl Texas42 {
     /// A state from explicit hands (hand episodes only; a game needs a seed).
     pub fn from_hands(&self, dealer: u8, hands: [DominoSet; 4]) -> Texas42State {
         let mut s = self.new_state(0, Episode::Hand);
-        s.hand = Hand::new(self.rules, dealer, hands);
+        s.deal = Hand::new(self.rules, dealer, hands);
         s
     }
 
@@ -84,17 +85,7 @@ impl Texas42 {
     pub fn from_seed(&self, dealer: u8, seed: u64, episode: Episode) -> Texas42State {
         let mut rng = rng_for_seed(seed);
         let hands = deal_texas42(&mut rng);
-        Texas42State {
-            game: *self,
-            hand: Hand::new(self.rules, dealer, hands),
-            episode,
-            totals: [0; 2],
-            rng,
-            winner: None,
-            rewards: [0.0; 4],
-            previous: None,
-            hands_played: 0,
-        }
+        Series::new(*self, Hand::new(self.rules, dealer, hands), episode, rng)
     }
 }
 
@@ -143,160 +134,72 @@ impl Game for Texas42 {
     }
 }
 
-/// A Texas 42 hand in progress, or a whole game of hands.
-#[derive(Clone, Debug)]
-pub struct Texas42State {
-    game: Texas42,
-    hand: Hand,
-    episode: Episode,
-    totals: [u32; 2],
-    rng: ChaCha8Rng,
-    winner: Option<u8>,
-    rewards: [f32; 4],
-    previous: Option<Hand>,
-    hands_played: u32,
-}
+/// A Texas 42 hand in progress, or a whole game of hands (the shaker moving
+/// left after each).
+pub type Texas42State = Series<Texas42>;
 
-impl Texas42State {
-    /// The current hand.
-    pub fn hand(&self) -> &Hand {
-        &self.hand
-    }
-    /// The hand that finished on the last action of a game episode, when a new
-    /// one was dealt after it.
-    pub fn previous_hand(&self) -> Option<&Hand> {
-        self.previous.as_ref()
-    }
-    /// Game totals per team (marks, or points under `points` scoring).
-    pub fn totals(&self) -> [u32; 2] {
-        self.totals
-    }
-    /// The team that won the game (game episodes).
-    pub fn winner(&self) -> Option<u8> {
-        self.winner
-    }
-    /// Hands finished so far in this episode.
-    pub fn hands_played(&self) -> u32 {
-        self.hands_played
-    }
-    /// Hand or game episode.
-    pub fn episode(&self) -> Episode {
-        self.episode
-    }
-    /// The game (rules) this state is played under.
-    pub fn game(&self) -> &Texas42 {
-        &self.game
-    }
-
-    /// The public facts of `seat` (its legal actions only when it is to move).
+impl DealGame for Texas42 {
+    type Deal = Hand;
+    type View = Texas42View;
     #[inline]
-    fn seat_facts(&self, seat: usize) -> SeatOfHand<'_> {
-        let f = SeatOfHand::new(&self.hand, seat as u8, self.totals, self.hands_played);
-        if self.current_seat() == Some(seat) {
-            f
-        } else {
-            f.not_acting()
-        }
+    fn to_move(hand: &Hand) -> usize {
+        hand.to_move as usize
     }
-
-    fn hand_rewards(&self) -> [f32; 4] {
-        let h = &self.hand;
+    #[inline]
+    fn legal(hand: &Hand) -> ActionMask {
+        hand.legal_mask()
+    }
+    #[inline]
+    fn apply(hand: &mut Hand, a: Action) -> Result<(), IllegalAction> {
+        hand.apply(a)
+    }
+    #[inline]
+    fn is_over(hand: &Hand) -> bool {
+        hand.is_done()
+    }
+    fn hands(hand: &Hand) -> [DominoSet; 4] {
+        hand.hands
+    }
+    fn next_deal(&self, rng: &mut ChaCha8Rng, last: &Hand) -> Hand {
+        Hand::new(self.rules, (last.dealer + 1) % 4, deal_texas42(rng))
+    }
+    fn deal_rewards(&self, h: &Hand) -> [f32; 4] {
         let marks = || {
             let a = h.award();
             let d = a[0] as f32 - a[1] as f32;
-            if self.game.rules.scoring == Scoring::Points {
+            if self.rules.scoring == Scoring::Points {
                 d / 42.0
             } else {
                 d
             }
         };
         let points = || (h.points[0] as f32 - h.points[1] as f32) / 42.0;
-        let diff = match self.game.reward {
+        let diff = match self.reward {
             RewardMode::Marks => marks(),
             RewardMode::Points => points(),
             RewardMode::MarksAndPoints => marks() + points(),
         };
         [diff, -diff, diff, -diff]
     }
-
-    fn finish_hand(&mut self) {
-        self.hands_played += 1;
-        if self.episode == Episode::Hand {
-            self.rewards = self.hand_rewards();
-            return;
-        }
-        let award = self.hand.award();
-        self.totals[0] += award[0];
-        self.totals[1] += award[1];
-        let target = self.game.rules.target;
-        let reached = [self.totals[0] >= target, self.totals[1] >= target];
-        self.winner = match reached {
-            [true, true] => Some(team(self.hand.bidder) as u8),
+    fn deal_scores(&self, h: &Hand) -> [u32; 4] {
+        let award = h.award();
+        [award[0], award[1], 0, 0]
+    }
+    fn game_winner(&self, totals: &[u32; 4], last: &Hand) -> Option<usize> {
+        let target = self.rules.target;
+        match [totals[0] >= target, totals[1] >= target] {
+            // Both teams reach the target on the same hand: the bidding team wins.
+            [true, true] => Some(team(last.bidder)),
             [true, false] => Some(0),
             [false, true] => Some(1),
             [false, false] => None,
-        };
-        if let Some(w) = self.winner {
-            let r = if w == 0 { 1.0 } else { -1.0 };
-            self.rewards = [r, -r, r, -r];
-        } else {
-            self.previous = Some(self.hand);
-            let hands = deal_texas42(&mut self.rng);
-            self.hand = Hand::new(self.game.rules, (self.hand.dealer + 1) % 4, hands);
         }
     }
-}
-
-impl GameState for Texas42State {
-    type View = Texas42View;
-    #[inline]
-    fn current_seat(&self) -> Option<usize> {
-        (!self.is_terminal()).then_some(self.hand.to_move as usize)
+    fn win_rewards(&self, winner: usize) -> [f32; 4] {
+        let r = if winner == 0 { 1.0 } else { -1.0 };
+        [r, -r, r, -r]
     }
-    #[inline]
-    fn legal_mask(&self) -> ActionMask {
-        if self.is_terminal() {
-            ActionMask::EMPTY
-        } else {
-            self.hand.legal_mask()
-        }
-    }
-    #[inline]
-    fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
-        if self.is_terminal() {
-            return Err(IllegalAction { action: a, legal: ActionMask::EMPTY });
-        }
-        self.hand.apply(a)?;
-        self.rewards = [0.0; 4];
-        self.previous = None;
-        if self.hand.is_done() {
-            self.finish_hand();
-        }
-        Ok(())
-    }
-    #[inline]
-    fn is_terminal(&self) -> bool {
-        match self.episode {
-            Episode::Hand => self.hand.is_done(),
-            Episode::Game => self.winner.is_some(),
-        }
-    }
-    fn rewards(&self) -> [f32; 4] {
-        self.rewards
-    }
-    /// Written from the seat's public facts read off the hand: what
-    /// `self.view(seat).observe(out)` writes, without building the view.
-    fn observe(&self, seat: usize, out: &mut [f32]) {
-        observe::write(&self.seat_facts(seat), out)
-    }
-    fn view(&self, seat: usize) -> Texas42View {
-        Texas42View::from_facts(&self.seat_facts(seat))
-    }
-    fn seat_hands(&self) -> [DominoSet; 4] {
-        self.hand.hands
-    }
-    fn finished_deal(&self) -> Option<DealOutcome> {
-        let h = self.previous.as_ref().or(self.hand.is_done().then_some(&self.hand))?;
+    fn outcome(&self, h: &Hand) -> DealOutcome {
         let award = h.award();
         let score = [award[0] as f64, award[1] as f64, 0.0, 0.0];
         let share = |me: f64, them: f64| {
@@ -314,14 +217,54 @@ impl GameState for Texas42State {
             }
             _ => None,
         };
-        Some(DealOutcome {
+        DealOutcome {
             score,
             win: [share(score[0], score[1]), share(score[1], score[0]), 0.0, 0.0],
             points: Some([h.points[0] as f64, h.points[1] as f64, 0.0, 0.0]),
             contract,
-        })
+        }
     }
-    fn winning_side(&self) -> Option<usize> {
-        self.winner.map(usize::from)
+    /// Written from the seat's public facts read off the hand: what
+    /// `state.view(seat).observe(out)` writes, without building the view.
+    fn observe(state: &Texas42State, seat: usize, out: &mut [f32]) {
+        observe::write(&state.seat_facts(seat), out)
+    }
+    fn view(state: &Texas42State, seat: usize) -> Texas42View {
+        Texas42View::from_facts(&state.seat_facts(seat))
+    }
+}
+
+impl Series<Texas42> {
+    /// The current hand.
+    pub fn hand(&self) -> &Hand {
+        &self.deal
+    }
+    /// The hand that finished on the last action of a game episode, when a new
+    /// one was dealt after it.
+    pub fn previous_hand(&self) -> Option<&Hand> {
+        self.previous.as_ref()
+    }
+    /// Game totals per team (marks, or points under `points` scoring).
+    pub fn totals(&self) -> [u32; 2] {
+        [self.totals[0], self.totals[1]]
+    }
+    /// The team that won the game (game episodes).
+    pub fn winner(&self) -> Option<u8> {
+        self.winner.map(|w| w as u8)
+    }
+    /// Hands finished so far in this episode.
+    pub fn hands_played(&self) -> u32 {
+        self.deals_played
+    }
+
+    /// The public facts of `seat` (its legal actions only when it is to move).
+    #[inline]
+    fn seat_facts(&self, seat: usize) -> SeatOfHand<'_> {
+        let f = SeatOfHand::new(&self.deal, seat as u8, self.totals(), self.deals_played);
+        if self.current_seat() == Some(seat) {
+            f
+        } else {
+            f.not_acting()
+        }
     }
 }

@@ -5,11 +5,9 @@ use super::{Texas42, Texas42State};
 use crate::action::{NAMES_42, PASS};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
-use crate::game::{Action, Episode, GameState};
-
-use crate::record::json::{
-    apply_named, check_keys, domino_names, get_actions, get_u64, legal_names, parse_hands, step_json, RecordError,
-};
+use crate::game::{Action, Episode};
+use crate::record::deals::{replay_deals, DealRecords};
+use crate::record::json::{check_keys, domino_names, get_actions, get_u64, parse_hands, RecordError};
 use crate::rules::{Scoring, Texas42Rules};
 use serde_json::{json, Map, Value};
 
@@ -64,64 +62,23 @@ pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<(Texas42, Texas4
         (None, None) => return Err(RecordError::record("a record needs `hands` (four lists of 7 dominoes) or `seed`")),
     };
     let actions = get_actions(record)?;
-    let result = match episode {
-        Episode::Hand => replay_hand(&game, &mut state, &actions),
-        Episode::Game => replay_game(&game, &mut state, &actions),
-    }?;
+    let result = replay_deals(&game, &mut state, &actions)?;
     Ok((game, state, result))
 }
 
-fn replay_hand(game: &Texas42, state: &mut Texas42State, actions: &[String]) -> Result<Value, RecordError> {
-    let mut steps = Vec::with_capacity(actions.len());
-    for (i, name) in actions.iter().enumerate() {
-        let seat = state.current_seat();
-        let legal = legal_names(game, state);
-        let a = apply_named(game, state, i, name)?;
-        steps.push(step_json(seat.unwrap_or(0), NAMES_42[a], legal));
+impl DealRecords for Texas42 {
+    fn deal_result(&self, hand: &Hand, steps: Vec<Value>) -> Map<String, Value> {
+        hand_result(hand, steps)
     }
-    let mut result = hand_result(state.hand(), steps);
-    if !state.is_terminal() {
-        result.insert("next".into(), next_json(game, state));
+    fn with_deal(&self, h: &Hand, mut result: Map<String, Value>) -> Map<String, Value> {
+        result.insert("dealer".into(), json!(h.dealer));
+        result.insert("hands".into(), Value::Array(h.dealt.iter().map(|s| domino_names(*s)).collect()));
+        result
     }
-    Ok(Value::Object(result))
-}
-
-fn replay_game(game: &Texas42, state: &mut Texas42State, actions: &[String]) -> Result<Value, RecordError> {
-    let mut hand_results = Vec::new();
-    let mut steps = Vec::new();
-    for (i, name) in actions.iter().enumerate() {
-        let seat = state.current_seat();
-        let legal = legal_names(game, state);
-        let a = apply_named(game, state, i, name)?;
-        steps.push(step_json(seat.unwrap_or(0), NAMES_42[a], legal));
-        let finished = state.previous_hand().copied().or_else(|| state.is_terminal().then(|| *state.hand()));
-        if let Some(h) = finished {
-            hand_results.push(Value::Object(with_deal(&h, hand_result(&h, std::mem::take(&mut steps)))));
-        }
+    fn totals_json(&self, state: &Texas42State) -> (&'static str, Value) {
+        let key = if self.rules.scoring == Scoring::Points { "score" } else { "marks" };
+        (key, json!(state.totals()))
     }
-    let mut result = Map::new();
-    if !state.is_terminal() {
-        hand_results.push(Value::Object(with_deal(state.hand(), hand_result(state.hand(), steps))));
-    }
-    result.insert("hand_results".into(), Value::Array(hand_results));
-    let key = if game.rules.scoring == Scoring::Points { "score" } else { "marks" };
-    result.insert(key.into(), json!(state.totals()));
-    result.insert("winner".into(), json!(state.winner()));
-    result.insert("done".into(), json!(state.is_terminal()));
-    if !state.is_terminal() {
-        result.insert("next".into(), next_json(game, state));
-    }
-    Ok(Value::Object(result))
-}
-
-fn with_deal(h: &Hand, mut result: Map<String, Value>) -> Map<String, Value> {
-    result.insert("dealer".into(), json!(h.dealer));
-    result.insert("hands".into(), Value::Array(h.dealt.iter().map(|s| domino_names(*s)).collect()));
-    result
-}
-
-fn next_json(game: &Texas42, state: &Texas42State) -> Value {
-    json!({ "seat": state.current_seat(), "legal": legal_names(game, state) })
 }
 
 /// The `result` object of one hand (without `next`).

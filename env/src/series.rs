@@ -1,0 +1,189 @@
+//! One mechanism for a game played as a series of deals (Texas 42 hands,
+//! Doubles rounds): [`Series`] is the state of one deal, or of a whole game of
+//! deals to the target, for every game that describes its deals with
+//! [`DealGame`]. It keeps the game totals, the rewards of the last action, the
+//! episode's end and winner, and the deal that just finished; the game says
+//! how one deal is played and scored.
+
+use crate::action::ActionMask;
+use crate::domino::DominoSet;
+use crate::game::{Action, DealOutcome, Episode, GameState};
+use crate::view::SeatView;
+use crate::IllegalAction;
+use rand_chacha::ChaCha8Rng;
+
+/// A game whose episodes are one deal or a series of deals to a target.
+pub trait DealGame: Copy + std::fmt::Debug + Send + Sync + 'static {
+    /// One deal: the allocation-free state of a hand or round.
+    type Deal: Copy + std::fmt::Debug + Send + Sync + 'static;
+    /// The seat to act in a deal that is not over.
+    fn to_move(deal: &Self::Deal) -> usize;
+    /// The legal actions of a deal.
+    fn legal(deal: &Self::Deal) -> ActionMask;
+    /// Applies a legal action to a deal (unchanged on error).
+    fn apply(deal: &mut Self::Deal, a: Action) -> Result<(), IllegalAction>;
+    /// The deal is over.
+    fn is_over(deal: &Self::Deal) -> bool;
+    /// Every seat's hand in a deal (absent seats empty).
+    fn hands(deal: &Self::Deal) -> [DominoSet; 4];
+    /// The next deal of a game after `last`, from the game's random stream.
+    fn next_deal(&self, rng: &mut ChaCha8Rng, last: &Self::Deal) -> Self::Deal;
+    /// The rewards of a finished deal in a one-deal episode (zero-sum).
+    fn deal_rewards(&self, deal: &Self::Deal) -> [f32; 4];
+    /// What a finished deal adds to each side's game total.
+    fn deal_scores(&self, deal: &Self::Deal) -> [u32; 4];
+    /// The side that has won the game with these totals after `last`, if any.
+    fn game_winner(&self, totals: &[u32; 4], last: &Self::Deal) -> Option<usize>;
+    /// The rewards of a won game (zero-sum).
+    fn win_rewards(&self, winner: usize) -> [f32; 4];
+    /// How a finished deal came out, per side.
+    fn outcome(&self, deal: &Self::Deal) -> DealOutcome;
+    /// What one seat may know of a state.
+    type View: SeatView;
+    /// The view of `seat`.
+    fn view(state: &Series<Self>, seat: usize) -> Self::View;
+    /// Writes `seat`'s observation (equal to its view's).
+    fn observe(state: &Series<Self>, seat: usize, out: &mut [f32]);
+}
+
+/// One deal in progress, or a whole game of deals.
+#[derive(Clone, Debug)]
+pub struct Series<G: DealGame> {
+    pub(crate) game: G,
+    pub(crate) deal: G::Deal,
+    pub(crate) episode: Episode,
+    pub(crate) totals: [u32; 4],
+    pub(crate) rng: ChaCha8Rng,
+    pub(crate) winner: Option<usize>,
+    pub(crate) rewards: [f32; 4],
+    pub(crate) previous: Option<G::Deal>,
+    pub(crate) deals_played: u32,
+    pub(crate) steps: u32,
+}
+
+impl<G: DealGame> Series<G> {
+    /// An episode starting with `deal`; later deals come from `rng`.
+    pub(crate) fn new(game: G, deal: G::Deal, episode: Episode, rng: ChaCha8Rng) -> Series<G> {
+        Series {
+            game,
+            deal,
+            episode,
+            totals: [0; 4],
+            rng,
+            winner: None,
+            rewards: [0.0; 4],
+            previous: None,
+            deals_played: 0,
+            steps: 0,
+        }
+    }
+
+    /// The current deal.
+    pub fn deal(&self) -> &G::Deal {
+        &self.deal
+    }
+    /// The deal that finished on the last action of a game episode, when a new
+    /// one was dealt after it.
+    pub fn previous_deal(&self) -> Option<&G::Deal> {
+        self.previous.as_ref()
+    }
+    /// Deals finished so far in this episode.
+    pub fn deals_played(&self) -> u32 {
+        self.deals_played
+    }
+    /// Actions taken in this episode.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+    /// One deal or a whole game.
+    pub fn episode(&self) -> Episode {
+        self.episode
+    }
+    /// The game (rules) this state is played under.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    fn finish_deal(&mut self) {
+        self.deals_played += 1;
+        if self.episode == Episode::Hand {
+            self.rewards = self.game.deal_rewards(&self.deal);
+            return;
+        }
+        for (t, s) in self.totals.iter_mut().zip(self.game.deal_scores(&self.deal)) {
+            *t += s;
+        }
+        self.winner = self.game.game_winner(&self.totals, &self.deal);
+        match self.winner {
+            Some(w) => self.rewards = self.game.win_rewards(w),
+            None => {
+                self.previous = Some(self.deal);
+                self.deal = self.game.next_deal(&mut self.rng, &self.deal);
+            }
+        }
+    }
+
+    /// The deal the last action finished, if any (at a terminal state, the last deal).
+    pub fn finished(&self) -> Option<&G::Deal> {
+        self.previous.as_ref().or(G::is_over(&self.deal).then_some(&self.deal))
+    }
+}
+
+impl<G: DealGame> GameState for Series<G> {
+    type View = G::View;
+    #[inline]
+    fn view(&self, seat: usize) -> G::View {
+        G::view(self, seat)
+    }
+    #[inline]
+    fn current_seat(&self) -> Option<usize> {
+        (!self.is_terminal()).then(|| G::to_move(&self.deal))
+    }
+    #[inline]
+    fn legal_mask(&self) -> ActionMask {
+        if self.is_terminal() {
+            ActionMask::EMPTY
+        } else {
+            G::legal(&self.deal)
+        }
+    }
+    /// Applies an action; a finished deal is scored, and in a game episode the
+    /// next one is dealt unless the game is won.
+    #[inline]
+    fn apply(&mut self, a: Action) -> Result<(), IllegalAction> {
+        if self.is_terminal() {
+            return Err(IllegalAction { action: a, legal: ActionMask::EMPTY });
+        }
+        G::apply(&mut self.deal, a)?;
+        self.steps += 1;
+        self.rewards = [0.0; 4];
+        self.previous = None;
+        if G::is_over(&self.deal) {
+            self.finish_deal();
+        }
+        Ok(())
+    }
+    #[inline]
+    fn is_terminal(&self) -> bool {
+        match self.episode {
+            Episode::Hand => G::is_over(&self.deal),
+            Episode::Game => self.winner.is_some(),
+        }
+    }
+    fn rewards(&self) -> [f32; 4] {
+        self.rewards
+    }
+    #[inline]
+    fn observe(&self, seat: usize, out: &mut [f32]) {
+        G::observe(self, seat, out)
+    }
+    fn seat_hands(&self) -> [DominoSet; 4] {
+        G::hands(&self.deal)
+    }
+    fn finished_deal(&self) -> Option<DealOutcome> {
+        self.finished().map(|d| self.game.outcome(d))
+    }
+    fn winning_side(&self) -> Option<usize> {
+        self.winner
+    }
+}
