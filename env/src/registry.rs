@@ -6,7 +6,7 @@
 //! [`AnyGame::visit`], which calls a [`GameVisitor`] with the concrete game so
 //! that hot loops stay monomorphised.
 //!
-//! Adding a game: implement [`Game`] and [`GameState`] for it, add a variant to
+//! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a variant to
 //! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`] and
 //! [`GAMES`]; nothing outside this file dispatches on the game.
 //!
@@ -109,7 +109,7 @@ pub trait GameVisitor {
 }
 
 /// Generic code run on a game and a state of it (a record's game and the
-/// state after its actions: [`crate::record::load_record`]).
+/// state after its actions: [`crate::replay::load_record`]).
 pub trait RecordVisitor {
     /// What the visit returns.
     type Output;

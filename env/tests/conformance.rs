@@ -1,7 +1,7 @@
 //! The shared conformance records (tests/data, copied from shared/conformance):
 //! every record (Texas 42 and Doubles) replays to its `expect`.
 
-use bones_env::record::replay_line;
+use bones_env::replay::replay_line;
 use serde_json::Value;
 
 fn sorted(v: &Value) -> Vec<String> {

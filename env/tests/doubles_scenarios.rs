@@ -24,7 +24,7 @@
 //! round by round (each `hand_results` entry with its own deal), and their totals
 //! against the round scores.
 
-use bones_env::record::replay_line;
+use bones_env::replay::replay_line;
 use serde_json::{json, Value};
 
 fn data_path() -> String {

@@ -14,8 +14,9 @@
 use crate::checkpoint;
 use crate::policy_agent::{resolve, PolicyAgent};
 use bones_agents::AgentRng;
-use bones_env::record::{load_record, RecordError};
+use bones_env::record::RecordError;
 use bones_env::registry::RecordVisitor;
+use bones_env::replay::load_record;
 use bones_env::{Action, ActionMask, Game, GameState};
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};

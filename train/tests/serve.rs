@@ -1,7 +1,7 @@
 //! `bones serve` through a pipe: the JSON-lines bot protocol with small untrained
 //! models written to a temporary folder (`models/texas42`, `models/doubles`).
 
-use bones_env::record::replay_line;
+use bones_env::replay::replay_line;
 use bones_train::model::PolicyConfig;
 use bones_train::TrainConfig;
 use burn::prelude::*;

@@ -14,7 +14,8 @@ use bones_agents::{evaluate, AgentFactory, AgentSpec, Amount, EvalOptions, SpecE
 use bones_env::action::{ActionError, ActionMask};
 use bones_env::deal::{deal, rng_for_seed};
 use bones_env::observe::{layout_len, ObsWriter, Segment};
-use bones_env::record::json::{apply_named, get_actions, get_u64, step_json, RecordError};
+use bones_env::record::deals::{apply_named, legal_names, step_json};
+use bones_env::record::json::{get_actions, get_u64, RecordError};
 use bones_env::{
     Action, DealOutcome, Domino, DominoSet, Env, Episode, Game, GameState, IllegalAction, SeatView, VecEnv,
 };
@@ -246,7 +247,7 @@ impl Game for HighCard {
         let mut steps = Vec::new();
         for (i, name) in get_actions(record)?.iter().enumerate() {
             let seat = state.current_seat().unwrap_or(0);
-            let legal = bones_env::record::json::legal_names(&game, &state);
+            let legal = legal_names(&game, &state);
             let a = apply_named(&game, &mut state, i, name)?;
             steps.push(step_json(seat, game.action_name(a), legal));
         }

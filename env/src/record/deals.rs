@@ -4,8 +4,8 @@
 //! object is assembled the same way for every game. Each game says what a
 //! deal's result holds ([`DealRecords`]).
 
-use super::json::{apply_named, legal_names, step_json, RecordError};
-use crate::game::{Episode, Game, GameState};
+use super::json::RecordError;
+use crate::game::{Action, Episode, Game, GameState};
 use crate::series::{DealGame, Series};
 use serde_json::{json, Map, Value};
 
@@ -58,4 +58,43 @@ pub fn replay_deals<G: DealRecords>(game: &G, state: &mut Series<G>, actions: &[
         result.insert("next".into(), json!({ "seat": state.current_seat(), "legal": legal_names(game, state) }));
     }
     Ok(Value::Object(result))
+}
+
+/// Legal action names of a state, in id order.
+pub fn legal_names<G: Game>(game: &G, state: &G::State) -> Vec<String> {
+    state.legal_mask().iter().map(|a| game.action_name(a).to_string()).collect()
+}
+
+/// Applies the `i`-th action (by name) to `state`, or explains why it cannot.
+pub fn apply_named<G: Game>(game: &G, state: &mut G::State, i: usize, name: &str) -> Result<Action, RecordError> {
+    if state.is_terminal() {
+        return Err(RecordError {
+            index: Some(i),
+            action: Some(name.to_string()),
+            message: format!("action `{name}` comes after the record is over"),
+            legal: Some(Vec::new()),
+        });
+    }
+    let legal = || Some(legal_names(game, state));
+    let a = game.parse_action(name).map_err(|e| RecordError {
+        index: Some(i),
+        action: Some(name.to_string()),
+        message: e.to_string(),
+        legal: legal(),
+    })?;
+    if let Err(e) = state.apply(a) {
+        let names: Vec<String> = e.legal.iter().map(|a| game.action_name(a).to_string()).collect();
+        return Err(RecordError {
+            index: Some(i),
+            action: Some(name.to_string()),
+            message: format!("illegal action `{name}`: the legal actions are {}", names.join(", ")),
+            legal: Some(names),
+        });
+    }
+    Ok(a)
+}
+
+/// A `{"seat":s,"action":…,"legal":[…]}` step.
+pub fn step_json(seat: usize, action: &str, legal: Vec<String>) -> Value {
+    json!({ "seat": seat, "action": action, "legal": legal })
 }

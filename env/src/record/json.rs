@@ -2,7 +2,6 @@
 //! error a replay reports, and readers and writers of record JSON.
 
 use crate::domino::{Domino, DominoSet};
-use crate::game::{Action, Game, GameState};
 use serde_json::{json, Map, Value};
 
 /// Why a record failed; becomes the `error` object of the replay output.
@@ -146,43 +145,4 @@ fn parse_dominoes(v: &Value, what: &str, size: Option<usize>, taken: &mut Domino
 /// A set of dominoes as a list of names in dense order.
 pub fn domino_names(set: DominoSet) -> Value {
     Value::Array(set.iter().map(|d| Value::String(d.to_string())).collect())
-}
-
-/// Legal action names of a state, in id order.
-pub fn legal_names<G: Game>(game: &G, state: &G::State) -> Vec<String> {
-    state.legal_mask().iter().map(|a| game.action_name(a).to_string()).collect()
-}
-
-/// Applies the `i`-th action (by name) to `state`, or explains why it cannot.
-pub fn apply_named<G: Game>(game: &G, state: &mut G::State, i: usize, name: &str) -> Result<Action, RecordError> {
-    if state.is_terminal() {
-        return Err(RecordError {
-            index: Some(i),
-            action: Some(name.to_string()),
-            message: format!("action `{name}` comes after the record is over"),
-            legal: Some(Vec::new()),
-        });
-    }
-    let legal = || Some(legal_names(game, state));
-    let a = game.parse_action(name).map_err(|e| RecordError {
-        index: Some(i),
-        action: Some(name.to_string()),
-        message: e.to_string(),
-        legal: legal(),
-    })?;
-    if let Err(e) = state.apply(a) {
-        let names: Vec<String> = e.legal.iter().map(|a| game.action_name(a).to_string()).collect();
-        return Err(RecordError {
-            index: Some(i),
-            action: Some(name.to_string()),
-            message: format!("illegal action `{name}`: the legal actions are {}", names.join(", ")),
-            legal: Some(names),
-        });
-    }
-    Ok(a)
-}
-
-/// A `{"seat":s,"action":…,"legal":[…]}` step.
-pub fn step_json(seat: usize, action: &str, legal: Vec<String>) -> Value {
-    json!({ "seat": seat, "action": action, "legal": legal })
 }

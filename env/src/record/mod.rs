@@ -1,94 +1,9 @@
-//! Game records (JSON lines) and replay: validate a record, run its actions,
-//! and annotate it with a `result` (or an `error`), as docs/interfaces.md specifies.
-//!
-//! ```
-//! let line = r#"{"game":"texas42","seed":1,"actions":["pass","30"]}"#;
-//! let (out, ok) = bones_env::record::replay_line(line, 1);
-//! assert!(ok);
-//! assert_eq!(out["result"]["done"], false);
-//! assert_eq!(out["result"]["next"]["seat"], 3);
-//! ```
+//! Game records: the pieces every game's record format is built from
+//! ([`json`]: the replay error, readers and writers of record JSON) and the one
+//! replay loop of games played in deals ([`deals`]). Replaying a record of any
+//! game by name is [`crate::replay`].
 
 pub mod deals;
 pub mod json;
 
 pub use json::*;
-
-use crate::game::Game;
-use crate::registry::{game_names, replay_record, RecordVisitor};
-use serde_json::{json, Map, Value};
-
-/// A visitor that keeps nothing (replay only wants the `result`).
-struct NoVisit;
-
-impl RecordVisitor for NoVisit {
-    type Output = ();
-    fn visit<G: Game>(self, _: G, _: G::State) {}
-}
-
-/// Replays one input line. Returns the output object (the record with `result`,
-/// or with `error`) and whether it succeeded.
-pub fn replay_line(line: &str, line_no: usize) -> (Value, bool) {
-    let parsed: Result<Value, _> = serde_json::from_str(line);
-    let mut record = match parsed {
-        Ok(Value::Object(m)) => m,
-        Ok(other) => {
-            let e = RecordError::record(format!("a record must be a JSON object, got {}", kind(&other)));
-            return (json!({ "error": e.to_json(line_no) }), false);
-        }
-        Err(err) => {
-            let e = RecordError::record(format!("malformed JSON: {err}; expected one record (a JSON object) per line"));
-            return (json!({ "error": e.to_json(line_no) }), false);
-        }
-    };
-    match run(&mut record, NoVisit) {
-        Ok((_, result)) => {
-            record.insert("result".into(), result);
-            (Value::Object(record), true)
-        }
-        Err(e) => {
-            record.insert("error".into(), e.to_json(line_no));
-            (Value::Object(record), false)
-        }
-    }
-}
-
-/// Validates a record (a JSON object, as `bones replay` reads it) and runs its
-/// actions; `visitor` gets the game (with the record's rules) and the state
-/// after them, for a front end or a bot that continues the game. Fails exactly
-/// where `replay_line` reports an `error`.
-///
-/// ```
-/// use bones_env::record::load_record;
-/// use bones_env::registry::RecordVisitor;
-/// use bones_env::{Game, GameState};
-///
-/// struct ToMove;
-/// impl RecordVisitor for ToMove {
-///     type Output = (&'static str, Option<usize>);
-///     fn visit<G: Game>(self, game: G, state: G::State) -> Self::Output {
-///         (game.name(), state.current_seat())
-///     }
-/// }
-/// let record = serde_json::json!({"game":"texas42","seed":1,"actions":["pass","30"]});
-/// assert_eq!(load_record(&record, ToMove).unwrap(), ("texas42", Some(3)));
-/// ```
-pub fn load_record<V: RecordVisitor>(record: &Value, visitor: V) -> Result<V::Output, RecordError> {
-    let mut record = match record {
-        Value::Object(m) => m.clone(),
-        other => return Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
-    };
-    run(&mut record, visitor).map(|(out, _)| out)
-}
-
-/// Replays a record object (dropping its annotations): the visitor's output on
-/// its game and final state, and the `result` object.
-fn run<V: RecordVisitor>(record: &mut Map<String, Value>, visitor: V) -> Result<(V::Output, Value), RecordError> {
-    record.remove("result");
-    record.remove("error");
-    match record.get("game") {
-        Some(Value::String(name)) => replay_record(&name.clone(), record, visitor),
-        Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected one of {}", game_names()))),
-        None => Err(RecordError::record(format!("missing `game`: expected \"game\": one of {}", game_names()))),
-    }
-}

@@ -24,7 +24,7 @@ pub fn run(args: ReplayArgs) -> Result<i32> {
         if line.trim().is_empty() {
             continue;
         }
-        let (value, ok) = bones_env::record::replay_line(&line, i + 1);
+        let (value, ok) = bones_env::replay::replay_line(&line, i + 1);
         failed += usize::from(!ok);
         serde_json::to_writer(&mut out, &value)?;
         out.write_all(b"\n")?;
