@@ -93,8 +93,10 @@
 //! ([`bones_env::doubles::highest_pip_in`]).
 
 use crate::agent::{Agent, AgentRng};
-use bones_env::action::{BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
 use bones_env::doubles::{decode, highest_pip_in, Move};
+use bones_env::texas42::actions::{
+    BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS,
+};
 use bones_env::texas42::{bid_value, is_mark_bid, sevens_distance, Phase, SuitTable, TABLES};
 use bones_env::{Action, ActionMask, Domino, DominoSet, NelloDoubles};
 use bones_env::{DoublesView, Texas42View};

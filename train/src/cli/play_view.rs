@@ -4,8 +4,8 @@
 //! summaries. Seats are named relative to the person (Texas 42: You, Left,
 //! Partner, Right) or by number (Doubles: You, Seat 1, …).
 
-use bones_env::action::{DOUBLES, FOLLOW_ME, NAMES_42, NEL_O, PASS, SEVENS, TRUMP_BLANKS};
 use bones_env::doubles::{decode, played_domino, End, Move, DRAW};
+use bones_env::texas42::actions::{DOUBLES, FOLLOW_ME, NAMES_42, NEL_O, PASS, SEVENS, TRUMP_BLANKS};
 use bones_env::texas42::{bid_value, Hand, Outcome, Phase};
 use bones_env::{Action, ActionMask, Domino, DominoSet, Doubles, DoublesState, Game, Scoring, Texas42, Texas42State};
 use bones_env::{DoublesView, GameState, Texas42View};
