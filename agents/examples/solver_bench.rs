@@ -20,7 +20,7 @@
 use std::time::Instant;
 
 use bones_agents::solver::Solver;
-use bones_env::action::{BID_30, NAMES_42, PASS, TRUMP_BLANKS};
+use bones_env::texas42::actions::{BID_30, NAMES_42, PASS, TRUMP_BLANKS};
 use bones_env::texas42::{Hand, Phase};
 use bones_env::{Episode, Game, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};

@@ -3,7 +3,7 @@
 //! `random` and `model:PATH` play every game: the first picks among the legal
 //! actions, the second is a trained policy fed the seat's observation. The
 //! agents written for one game (`heuristic`, `highest`, `pimc`) are found by
-//! the game's type in [`game_agent`], the one place here that knows which game
+//! the game's type in `game_agent`, the one place here that knows which game
 //! has which of them; a game without any gets a clear [`SpecError::WrongGame`].
 //!
 //! Trained policies come from a [`PolicyLoader`] that the caller passes in (the

@@ -104,7 +104,9 @@
 //! apply (strategy fusion: the solver assumes it will know the hidden hands in
 //! the rest of the hand; no inference from the other seats' choices).
 
-use bones_env::action::{BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
+use bones_env::texas42::actions::{
+    BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS,
+};
 use bones_env::texas42::{bid_marks, bid_value, is_mark_bid, sevens_distance, Hand, Phase};
 use bones_env::{Action, ActionMask, Domino, DominoSet, IllegalAction, Scoring, Variant};
 use rand::Rng;

@@ -47,7 +47,7 @@
 
 use std::sync::OnceLock;
 
-use bones_env::action::{FOLLOW_ME, NEL_O, PLAY, SEVENS, TRUMP_BLANKS};
+use bones_env::texas42::actions::{FOLLOW_ME, NEL_O, PLAY, SEVENS, TRUMP_BLANKS};
 use bones_env::texas42::{bid_value, closest_to_seven, sevens_distance, team, Hand, Phase, SuitTable, TABLES};
 use bones_env::{Action, Domino, DominoSet, NelloDoubles};
 

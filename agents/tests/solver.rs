@@ -2,7 +2,7 @@
 //! endgames of every declaration, and on hand-made positions with known answers.
 
 use bones_agents::solver::{goal, remaining_points, Goal, Solver};
-use bones_env::action::{BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, SEVENS, TRUMP_BLANKS};
+use bones_env::texas42::actions::{BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, SEVENS, TRUMP_BLANKS};
 use bones_env::texas42::{team, Hand, Outcome, Phase};
 use bones_env::{Action, Domino, DominoSet, Episode, Game, NelloDoubles, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};

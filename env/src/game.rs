@@ -1,15 +1,13 @@
 //! The trait both games implement (OpenSpiel-like): [`Game`] holds the static
 //! facts (action count, observation shape, rules), [`GameState`] the dynamic state.
 
-use crate::action::{ActionError, ActionMask};
+pub use crate::action::Action;
+use crate::action::{ActionError, ActionMask, IllegalAction};
 use crate::domino::DominoSet;
 use crate::observe::Segment;
 use crate::record::json::RecordError;
 use crate::view::SeatView;
 use serde_json::{Map, Value};
-
-/// An action id in a game's dense action space.
-pub type Action = usize;
 
 /// What one episode covers.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -72,7 +70,7 @@ pub trait GameState: Clone + Send + Sync + 'static {
     /// The legal actions as a bit mask (empty when terminal).
     fn legal_mask(&self) -> ActionMask;
     /// Applies a legal action. On error the state is unchanged.
-    fn apply(&mut self, a: Action) -> Result<(), crate::IllegalAction>;
+    fn apply(&mut self, a: Action) -> Result<(), IllegalAction>;
     /// The episode is over.
     fn is_terminal(&self) -> bool;
     /// Reward earned by each seat on the last transition (zero-sum).

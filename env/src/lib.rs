@@ -34,24 +34,14 @@ pub mod texas42;
 pub mod vec_env;
 pub mod view;
 
-pub use action::{ActionError, ActionMask};
+pub use action::{Action, ActionError, ActionMask, IllegalAction};
 pub use domino::{Domino, DominoSet, ParseDominoError};
 pub use doubles::{Doubles, DoublesState, DoublesView};
 pub use env::{Env, EnvError, TimeStep};
-pub use game::{Action, Contract, DealOutcome, Episode, Game, GameState};
+pub use game::{Contract, DealOutcome, Episode, Game, GameState};
 pub use observe::Segment;
 pub use registry::{AnyGame, GameError, GameVisitor, GAMES};
 pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
 pub use texas42::{RewardMode, Texas42, Texas42State, Texas42View};
 pub use vec_env::{VecEnv, VecEnvError};
 pub use view::SeatView;
-
-/// An action that is not legal in the current state (the state is unchanged).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("illegal action id {action}; legal ids: {legal:?}")]
-pub struct IllegalAction {
-    /// The action tried.
-    pub action: Action,
-    /// The legal actions.
-    pub legal: ActionMask,
-}

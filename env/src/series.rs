@@ -5,11 +5,10 @@
 //! episode's end and winner, and the deal that just finished; the game says
 //! how one deal is played and scored.
 
-use crate::action::ActionMask;
+use crate::action::{ActionMask, IllegalAction};
 use crate::domino::DominoSet;
 use crate::game::{Action, DealOutcome, Episode, GameState};
 use crate::view::SeatView;
-use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
 /// A game whose episodes are one deal or a series of deals to a target.

@@ -9,10 +9,10 @@
 //!   `error` object (`line`, `index`, `action`, `message`, `legal`) and that the
 //!   message names what was wrong and what was expected.
 
-use bones_env::action::{parse_42, NAMES_42, NUM_ACTIONS_42};
 use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::record::deals::legal_names;
 use bones_env::replay::replay_line;
+use bones_env::texas42::actions::{parse_42, NAMES_42, NUM_ACTIONS_42};
 use bones_env::{Action, Domino, DominoSet, Episode, Game, GameState, Texas42, Texas42Rules, Texas42State};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

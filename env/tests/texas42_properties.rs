@@ -17,8 +17,9 @@
 //!   what the state shows the seat;
 //! - the same seed and actions give the same trajectory, bit for bit.
 
-use bones_env::action::{ActionMask, BID_1M, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
+use bones_env::action::ActionMask;
 use bones_env::deal::{deal_texas42, rng_for_seed};
+use bones_env::texas42::actions::{BID_1M, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
 use bones_env::texas42::{bid_marks, bid_value, team, Hand, Outcome, Phase, RewardMode, OBS_LEN_42, OBS_SEGMENTS_42};
 use bones_env::{
     Action, AllPass, DominoSet, Episode, Game, GameState, NelloDoubles, Scoring, SeatView, Texas42, Texas42Rules,

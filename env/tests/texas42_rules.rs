@@ -4,9 +4,9 @@
 //! Deals are written as four hands of domino names (seat 0..3); `start` checks
 //! that they are a partition of the 28 dominoes. Actions are applied by name.
 
-use bones_env::action::{parse_42, NAMES_42};
 use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::replay::replay_line;
+use bones_env::texas42::actions::{parse_42, NAMES_42};
 use bones_env::texas42::{bid_marks, sevens_distance, team, Hand, Outcome, Phase};
 use bones_env::{Action, Domino, DominoSet, Episode, GameState, Scoring, Texas42, Texas42Rules, Texas42State};
 use serde_json::{json, Value};

@@ -15,7 +15,7 @@ fn models(name: &str) -> PathBuf {
     let root = std::env::temp_dir().join(format!("bones-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     for (game, obs_len, num_actions) in [
-        ("texas42", bones_env::texas42::OBS_LEN_42, bones_env::action::NUM_ACTIONS_42),
+        ("texas42", bones_env::texas42::OBS_LEN_42, bones_env::texas42::actions::NUM_ACTIONS_42),
         ("doubles", bones_env::doubles::OBS_LEN_DOUBLES, bones_env::doubles::NUM_ACTIONS_DOUBLES),
     ] {
         let dir = root.join("models").join(game);

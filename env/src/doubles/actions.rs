@@ -12,9 +12,9 @@
 //! sides showing `n`. Names are written high end first; parsing also accepts
 //! `3-6@6` and `6-6@6`-style names for doubles.
 
+use crate::action::Action;
 use crate::action::ActionError;
 use crate::domino::Domino;
-use crate::game::Action;
 
 /// The first opening-double id (`0-0`); `OPEN + n` opens with `n-n`.
 pub const OPEN: Action = 0;

@@ -33,14 +33,13 @@ pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYA
 pub use view::DoublesView;
 use view::SeatOfRound;
 
-use crate::action::{ActionError, ActionMask};
+use crate::action::{ActionError, ActionMask, IllegalAction};
 use crate::deal::{deal_hands, rng_for_seed, shuffle};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::DoublesRules;
 use crate::series::{DealGame, Series};
-use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
 /// Why explicit hands and boneyard do not make a Doubles deal.

@@ -3,11 +3,10 @@
 
 use super::actions::{decode, ids_of, open_action, Move, DOUBLE_IDS, DRAW, IDS_AT, PASS};
 use super::board::Board;
-use crate::action::ActionMask;
+use crate::action::Action;
+use crate::action::{ActionMask, IllegalAction};
 use crate::domino::{Domino, DominoSet};
-use crate::game::Action;
 use crate::rules::BlockedTie;
-use crate::IllegalAction;
 
 /// Most dominoes a boneyard can hold (two players: 28 - 2*8).
 pub const MAX_BONEYARD: usize = 12;

@@ -6,10 +6,11 @@
 //! non-pass bid. After three passes the shaker must bid (`all_pass = forced`) or
 //! the hand is thrown in (`redeal`).
 
+use super::actions::*;
 use super::hand::{Hand, Outcome, Phase};
-use crate::action::*;
+use crate::action::Action;
+use crate::action::ActionMask;
 use crate::domino::DominoSet;
-use crate::game::Action;
 use crate::rules::{AllPass, Variant};
 
 /// Value of a bid action in points (marks count 42 each; `pass` is 0).

@@ -1,11 +1,11 @@
 //! One Texas 42 hand: the state shared by the phase modules (`bidding`,
 //! `play`, `scoring`). A `Hand` is `Copy` and allocation-free.
 
-use crate::action::{ActionMask, FOLLOW_ME, PASS, PLAY};
+use super::actions::{FOLLOW_ME, PASS, PLAY};
+use crate::action::Action;
+use crate::action::{ActionMask, IllegalAction};
 use crate::domino::{Domino, DominoSet};
-use crate::game::Action;
 use crate::rules::Texas42Rules;
-use crate::IllegalAction;
 
 /// The phase of a hand; each has its own `apply_*`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -5,6 +5,7 @@
 //! [`Texas42View`] is what one seat may know of it, and a seat's observation is
 //! written from those facts alone.
 
+pub mod actions;
 mod bidding;
 mod hand;
 mod observe;
@@ -13,6 +14,10 @@ pub(crate) mod record;
 mod scoring;
 mod view;
 
+pub use actions::{
+    parse_42, BID_1M, BID_30, DOUBLES, FOLLOW_ME, NAMES_42, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH,
+    TRUMP_BLANKS,
+};
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
 pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
@@ -22,14 +27,13 @@ pub use play::{
 use view::SeatOfHand;
 pub use view::Texas42View;
 
-use crate::action::{parse_42, ActionError, ActionMask, NAMES_42, NUM_ACTIONS_42};
+use crate::action::{ActionError, ActionMask, IllegalAction};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
 use crate::game::{Action, Contract, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::{Scoring, Texas42Rules};
 use crate::series::{DealGame, Series};
-use crate::IllegalAction;
 use rand_chacha::ChaCha8Rng;
 
 /// How hand rewards are shaped (game episodes always pay +1/-1 at the end).

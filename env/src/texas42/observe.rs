@@ -10,12 +10,12 @@
 //! suits, 7 the trump suit (pip or doubles); a pip trump's own pip slot stays zero,
 //! and under Nel-O `own-suit` (no trump) slot 7 is the doubles suit.
 
+use super::actions::{BID_30, PASS, PLAY, TRUMP_BLANKS};
 use super::hand::Phase;
 use super::play::{winning_play, SuitTable};
 use super::view::SeatFacts;
-use crate::action::{BID_30, PASS, PLAY, TRUMP_BLANKS};
+use crate::action::Action;
 use crate::domino::{Domino, DominoSet};
-use crate::game::Action;
 use crate::observe::{layout_len, ObsWriter, Segment};
 use crate::rules::{AllPass, NelloDoubles, Scoring, Variant};
 
@@ -293,9 +293,9 @@ pub(super) fn write<F: SeatFacts>(v: &F, out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::action::{BID_1M, DOUBLES, FOLLOW_ME, NEL_O, SEVENS};
     use crate::game::{Episode, Game};
     use crate::rules::Texas42Rules;
+    use crate::texas42::actions::{BID_1M, DOUBLES, FOLLOW_ME, NEL_O, SEVENS};
     use crate::texas42::view::SeatOfHand;
     use crate::texas42::{Hand, Texas42, Texas42View};
     use crate::view::SeatView;

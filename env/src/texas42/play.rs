@@ -6,10 +6,11 @@
 //! Sevens has its own rule: every player must play a domino closest to 7 pips,
 //! and the closest wins (ties to the first played).
 
+use super::actions::*;
 use super::hand::{team, Hand, Outcome, Phase, Trick};
-use crate::action::*;
+use crate::action::Action;
+use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
-use crate::game::Action;
 use crate::rules::NelloDoubles;
 
 /// Suit id 7 is the doubles suit (doubles trump, or Nel-O's `own-suit`).

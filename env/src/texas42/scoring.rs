@@ -1,9 +1,9 @@
 //! When a hand is settled (early end) and what it scores (marks or points).
 
+use super::actions::NEL_O;
 use super::bidding::{bid_marks, bid_value};
 use super::hand::{team, Hand, Outcome};
-use crate::action::NEL_O;
-use crate::game::Action;
+use crate::action::Action;
 use crate::rules::Scoring;
 
 impl Hand {

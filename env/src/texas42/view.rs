@@ -7,12 +7,13 @@
 //! out. Each fact is derived from the hand in one place ([`SeatOfHand`]) and a
 //! view is filled from it, so both give the same observation.
 
+use super::actions::{DOUBLES, NEL_O, PASS, TRUMP_BLANKS};
 use super::hand::{Hand, Phase, Trick};
 use super::observe;
 use super::play::{next_in_play, suit_table, winning_play, SuitTable};
-use crate::action::{ActionMask, DOUBLES, NEL_O, PASS, TRUMP_BLANKS};
+use crate::action::Action;
+use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
-use crate::game::Action;
 use crate::rules::Texas42Rules;
 use crate::view::SeatView;
 

@@ -26,7 +26,7 @@ pub struct TrainArgs {
     /// A config preset (cpu-quick, cpu-full, gpu, smoke) or a TOML file.
     #[arg(long, default_value = "cpu-quick")]
     pub config: String,
-    /// Run folder (default: runs/<config name>).
+    /// Run folder (default: `runs/<config name>`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue the run in --out from its latest checkpoint.

@@ -1,11 +1,7 @@
-//! Rule-based players: [`Texas42Heuristic`] (the `heuristic` spec for Texas 42),
-//! [`DoublesHeuristic`] (`heuristic` for Doubles) and [`HighestAgent`]
-//! (`highest`, Doubles only). All act from the seat's view alone and are
-//! deterministic (they never draw from the random stream).
+//! The `heuristic` Texas 42 player, [`Texas42Heuristic`], and the hand
+//! valuation it bids and declares from.
 //!
-//! # Texas 42
-//!
-//! ## Hand valuation
+//! # Hand valuation
 //! For each possible trump (the seven pip suits, `doubles`, and `follow-me` as
 //! "no trump") the hand is valued as a club player would count it:
 //! - **trump length** `n` and **top trumps** `k` (how many trumps it holds from the
@@ -23,7 +19,7 @@
 //! winners + the others' count in proportion to our share of the tricks (see
 //! [`valuation`]). The best trump is the one with the highest estimate.
 //!
-//! ## Bidding (each seat bids once)
+//! # Bidding (each seat bids once)
 //! - A **laydown** (no losers, all trumps are top trumps, and enough top trumps to
 //!   pull the rest: `k + n >= 7`, or `n >= 3` with only off doubles and walkers
 //!   besides) bids `2m` (or `1m` if `2m` is not legal).
@@ -47,13 +43,13 @@
 //!   dominoes, and every domino has an unseen one above it in the suit it leads;
 //!   made about 85% of the time at 2 marks in self-play).
 //!
-//! ## Declaring
+//! # Declaring
 //! The trump with the best estimate among pip suits, doubles and follow-me; Nel-O
 //! or Sevens when the bid was made for them (and legal). After a partner's
 //! Plunge/Splash: doubles (the plunger holds them), unless this hand's own best
 //! pip suit is a laydown.
 //!
-//! ## Play
+//! # Play
 //! A domino is **safe** when no opponent still to play can beat it: no unseen
 //! higher domino of the led suit in the hand of an opponent who has not shown out
 //! of it, and no unseen trump with an opponent who has shown out of the led suit
@@ -74,33 +70,16 @@
 //!   one wins); defenders duck under the bidder when they can and keep their low
 //!   dominoes.
 //! - **Sevens**: every legal domino is equally close to 7; the first is played.
-//!
-//! # Doubles
-//! [`DoublesHeuristic`] scores each legal play by the board it leaves:
-//! - the pips shed (the player who dominoes scores the others' pips, and a
-//!   blocked round goes to the lowest hand), weight 1 per pip;
-//! - its own options: each domino left in hand that is playable on the new board,
-//!   weight 2 (so a double that unlocks a number counts the dominoes of that number
-//!   it frees, plus 0.5 each, up to three, for the unlock itself);
-//! - the others' options: each unseen domino playable on the new board, scaled to
-//!   a seven-domino hand, weight -12 (closing numbers and leaving locked ends that
-//!   only a double the others are unlikely to hold can open).
-//!
-//! The weights were chosen by A/B runs against `highest` (blocking the others
-//! matters most: it took the edge from +0.3 to +1.4 points per round). Opening
-//! doubles, draws and passes are forced moves.
-//! [`HighestAgent`] plays the legal domino with the highest pip total
-//! ([`bones_env::doubles::highest_pip_in`]).
 
 use crate::agent::{Agent, AgentRng};
-use bones_env::action::{BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
-use bones_env::doubles::{decode, highest_pip_in, Move};
+use bones_env::texas42::actions::{
+    BID_1M, BID_30, DOUBLES, FOLLOW_ME, NEL_O, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS,
+};
 use bones_env::texas42::{bid_value, is_mark_bid, sevens_distance, Phase, SuitTable, TABLES};
-use bones_env::{Action, ActionMask, Domino, DominoSet, NelloDoubles};
-use bones_env::{DoublesView, Texas42View};
+use bones_env::{Action, ActionMask, Domino, DominoSet, NelloDoubles, Texas42View};
 
 // ---------------------------------------------------------------------------
-// Texas 42: valuation
+// Valuation
 
 /// A hand's valuation for one trump choice.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -324,7 +303,7 @@ pub fn sevens_hand(hand: DominoSet) -> bool {
 }
 
 // ---------------------------------------------------------------------------
-// Texas 42: the agent
+// The agent
 
 /// The `heuristic` Texas 42 player (rules in the module docs).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -709,79 +688,6 @@ fn play_nello(c: &PlayCtx, legal: DominoSet) -> Domino {
     }
     // The bidder plays after me: play low.
     legal.iter().min_by_key(|d| (power[d.index()], d.pips())).expect("a legal play")
-}
-
-// ---------------------------------------------------------------------------
-// Doubles
-
-/// The `heuristic` Doubles player (rules in the module docs): each legal play
-/// is scored on the board it leaves, with these weights.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct DoublesHeuristic {
-    /// Per pip of the domino played (shedding high pips).
-    pub pips: f32,
-    /// Per domino left in hand that is playable on the new board.
-    pub mine: f32,
-    /// Per unseen domino playable on the new board, scaled by 7 / unseen
-    /// (negative: fewer options for the others).
-    pub theirs: f32,
-    /// Extra per number newly unlocked when the hand holds more of it.
-    pub unlock: f32,
-}
-
-impl Default for DoublesHeuristic {
-    fn default() -> Self {
-        DoublesHeuristic { pips: 1.0, mine: 2.0, theirs: -12.0, unlock: 0.5 }
-    }
-}
-
-impl Agent<DoublesView> for DoublesHeuristic {
-    fn act(&mut self, v: &DoublesView, _rng: &mut AgentRng) -> Action {
-        let legal = v.legal;
-        if legal.len() == 1 {
-            return legal.iter().next().expect("a legal action");
-        }
-        let unseen = v.unseen();
-        let mut best: Option<(Action, f32)> = None;
-        for a in legal.iter() {
-            let s = match decode(a) {
-                Some(Move::Attach(d, e)) => self.score(v, unseen, d, e),
-                Some(Move::Open(d)) => d.pips() as f32,
-                _ => -100.0,
-            };
-            if best.is_none_or(|(_, b)| s > b) {
-                best = Some((a, s));
-            }
-        }
-        best.expect("a legal action").0
-    }
-}
-
-impl DoublesHeuristic {
-    /// The score of attaching `d` to an open end showing `e`.
-    pub fn score(&self, v: &DoublesView, unseen: DominoSet, d: Domino, e: u8) -> f32 {
-        let rest = v.hand - d.bit();
-        let mut board = v.board;
-        board.attach(d, e);
-        let playable = board.playable();
-        let mine = (rest & playable).len() as f32;
-        let theirs = (unseen & playable).len() as f32 * 7.0 / unseen.len().max(1) as f32;
-        let mut s = self.pips * d.pips() as f32 + self.mine * mine + self.theirs * theirs;
-        if d.is_double() && !v.board.is_unlocked(e) {
-            s += self.unlock * (rest & DominoSet::with_pip(e)).len().min(3) as f32;
-        }
-        s
-    }
-}
-
-/// The `highest` Doubles baseline: the legal domino with the highest pip total.
-#[derive(Copy, Clone, Debug, Default)]
-pub struct HighestAgent;
-
-impl Agent<DoublesView> for HighestAgent {
-    fn act(&mut self, v: &DoublesView, _rng: &mut AgentRng) -> Action {
-        highest_pip_in(v.legal).expect("a legal action")
-    }
 }
 
 #[cfg(test)]
