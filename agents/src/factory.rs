@@ -25,7 +25,8 @@ use std::any::Any;
 use std::path::Path;
 
 use crate::agent::{Agent, AgentRng};
-use crate::heuristic::{DoublesHeuristic, HighestAgent, Texas42Heuristic};
+use crate::heuristic::doubles::{DoublesHeuristic, HighestAgent};
+use crate::heuristic::texas42::Texas42Heuristic;
 use crate::pimc::PimcAgent;
 use crate::random::RandomAgent;
 use crate::spec::{AgentSpec, SpecError};

@@ -22,7 +22,6 @@ pub mod spec;
 
 pub use agent::{Agent, AgentRng};
 pub use arena::{evaluate, evaluate_with, Amount, Contracts, EvalOptions, EvalReport};
-pub use bones_env::{DoublesView, SeatView, Texas42View};
 pub use factory::{AgentFactory, ObservingAgent, Policy, PolicyLoader, ViewOf};
 pub use solver::Solver;
 pub use spec::{AgentSpec, SpecError};

@@ -3,11 +3,12 @@
 //! that the baselines beat `random` by a wide margin.
 
 use bones_agents::arena::{evaluate, Amount, EvalOptions, EvalReport};
-use bones_agents::{Agent, AgentRng, SeatView, Texas42View};
+use bones_agents::{Agent, AgentRng};
 use bones_agents::{AgentFactory, AgentSpec, SpecError, ViewOf};
 use bones_env::doubles::Move;
 use bones_env::rules::{parse_rules_arg, DoublesRules};
 use bones_env::{DominoSet, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
+use bones_env::{SeatView, Texas42View};
 use rand::SeedableRng;
 
 /// The agent of `spec` for Texas 42 (standard rules).

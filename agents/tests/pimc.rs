@@ -15,11 +15,12 @@ use std::time::Instant;
 
 use bones_agents::arena::{evaluate, Amount, EvalOptions};
 use bones_agents::pimc::{public_actions, replay, Constraints, PimcAgent, WorldSampler};
-use bones_agents::{Agent, AgentRng, Texas42View};
+use bones_agents::{Agent, AgentRng};
 use bones_agents::{AgentFactory, AgentSpec, SpecError};
 use bones_env::rules::parse_rules_arg;
 use bones_env::texas42::actions::{NEL_O, PLUNGE, SEVENS, SPLASH};
 use bones_env::texas42::{Hand, Phase};
+use bones_env::Texas42View;
 use bones_env::{Action, DominoSet, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
 

@@ -4,8 +4,8 @@
 //! the seat may see), and its legal actions are the state's for the seat to
 //! move, none for the others.
 
-use bones_agents::SeatView;
 use bones_env::rules::DoublesRules;
+use bones_env::SeatView;
 use bones_env::{ActionMask, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

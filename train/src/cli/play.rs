@@ -4,7 +4,9 @@
 //! again, `quit` stops. `--save FILE` writes the game as a whole-game record
 //! that `bones replay FILE` reads.
 
-use super::play_view::{DoublesScreen, Screen, StateOf, Texas42Screen};
+use super::play_view::doubles::DoublesScreen;
+use super::play_view::texas42::Texas42Screen;
+use super::play_view::{Screen, StateOf};
 use super::GameArgs;
 use anyhow::{anyhow, Result};
 use bones_agents::spec::VALID_SPECS;

@@ -8,11 +8,8 @@
 //! This file holds what both games share (the [`Screen`] trait and the input
 //! helpers); [`texas42`] and [`doubles`] hold each game's screen.
 
-mod doubles;
-mod texas42;
-
-pub use doubles::DoublesScreen;
-pub use texas42::Texas42Screen;
+pub(super) mod doubles;
+pub(super) mod texas42;
 
 use bones_env::{Action, ActionMask, Domino, DominoSet, Game};
 
