@@ -4,7 +4,7 @@
 # prints each rate's median per build and the ratio NEW/OLD. The machines are
 # shared and noisy: compare the ratios, not the absolute figures.
 #
-#   scripts/bench_compare.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]
+#   [THREADS=2] scripts/bench_compare.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]
 #
 # Build an old binary from a commit with, for example:
 #   git worktree add /tmp/bones-old-src COMMIT && \
@@ -14,13 +14,14 @@ old=${1:?usage: bench_compare.sh OLD NEW [ROUNDS] [SECONDS]}
 new=${2:?usage: bench_compare.sh OLD NEW [ROUNDS] [SECONDS]}
 rounds=${3:-5}
 seconds=${4:-1}
+threads=${THREADS:-2}
 out=$(mktemp)
 for i in $(seq 1 "$rounds"); do
   for which in old new; do
     bin=$old; [ "$which" = new ] && bin=$new
     for game in texas42 doubles; do
       printf '%s %s ' "$which" "$game" >> "$out"
-      "$bin" bench --game "$game" --seconds "$seconds" --threads 2 --json >> "$out"
+      "$bin" bench --game "$game" --seconds "$seconds" --threads "$threads" --json >> "$out"
     done
   done
 done
