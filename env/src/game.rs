@@ -50,6 +50,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn action_name(&self, a: Action) -> &'static str;
     /// Parses an action name (canonical or an accepted alias).
     fn parse_action(&self, name: &str) -> Result<Action, ActionError>;
+    /// The same game with one-deal rewards shaped by `reward` (games without
+    /// reward shaping ignore it).
+    fn with_reward(self, reward: RewardMode) -> Self {
+        let _ = reward;
+        self
+    }
     /// A fresh state dealt from `seed`.
     fn new_state(&self, seed: u64, episode: Episode) -> Self::State;
     /// Replays a record of this game (the JSON object `bones replay` reads,
@@ -114,4 +120,29 @@ pub struct Contract {
     pub made: bool,
     /// The winning bid in points (a mark is 42).
     pub bid_points: u32,
+}
+
+/// How hand rewards are shaped (game episodes always pay +1/-1 at the end).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum RewardMode {
+    /// Marks won minus marks lost (under `points` scoring: game points / 42).
+    #[default]
+    Marks,
+    /// Points taken minus points conceded, divided by 42.
+    Points,
+    /// `Marks` plus `Points`: the hand's result plus how well it was played, a
+    /// denser signal for learning play (each part is 0 for a tied hand).
+    MarksAndPoints,
+}
+
+impl RewardMode {
+    /// Parses `marks`, `points` or `marks+points`.
+    pub fn parse(s: &str) -> Option<RewardMode> {
+        match s {
+            "marks" => Some(RewardMode::Marks),
+            "points" => Some(RewardMode::Points),
+            "marks+points" => Some(RewardMode::MarksAndPoints),
+            _ => None,
+        }
+    }
 }

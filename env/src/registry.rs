@@ -7,8 +7,10 @@
 //! that hot loops stay monomorphised.
 //!
 //! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a variant to
-//! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`] and
-//! [`GAMES`]; nothing outside this file dispatches on the game.
+//! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`],
+//! [`replay_record`] and [`GAMES`]. Outside this file only two places know the
+//! games by name: the agent factory of bones-agents (which game has which agents
+//! written for it) and the terminal screens of `bones play`.
 //!
 //! ```
 //! use bones_env::registry::{AnyGame, GameVisitor};
@@ -69,16 +71,26 @@ pub const GAMES: [GameEntry; 2] = [
     },
 ];
 
-/// The registry names joined for messages: `texas42`, `doubles`.
+/// The registry names for messages, each written by `quote`: `` `texas42` or
+/// `doubles` `` (with more games: `a, b or c`).
+pub fn names_or(quote: impl Fn(&str) -> String) -> String {
+    let names: Vec<String> = GAMES.iter().map(|g| quote(g.name)).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// The registry names for messages: `` `texas42` or `doubles` ``.
 pub fn game_names() -> String {
-    GAMES.iter().map(|g| format!("`{}`", g.name)).collect::<Vec<_>>().join(", ")
+    names_or(|n| format!("`{n}`"))
 }
 
 /// Why a game could not be built from a name, rules and a player count.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GameError {
     /// No game of that name.
-    #[error("unknown game `{0}`: expected one of {names}", names = game_names())]
+    #[error("unknown game `{0}`: expected {names}", names = game_names())]
     Unknown(String),
     /// The rules object (or preset) is not valid for the game.
     #[error("bad rules for {game}: {source}")]
@@ -134,7 +146,7 @@ pub fn replay_record<V: RecordVisitor>(
     match name {
         "texas42" => run::<Texas42, V>(record, visitor),
         "doubles" => run::<Doubles, V>(record, visitor),
-        other => Err(RecordError::record(format!("unknown game `{other}`: expected one of {}", game_names()))),
+        other => Err(RecordError::record(format!("unknown game `{other}`: expected {}", game_names()))),
     }
 }
 
@@ -163,13 +175,14 @@ impl AnyGame {
                 let rules = rules.map(Texas42Rules::from_json).transpose().map_err(bad_rules)?;
                 AnyGame::Texas42(Texas42::new(rules.unwrap_or_default()))
             }
-            _ => {
+            "doubles" => {
                 let mut rules = rules.map(DoublesRules::from_json).transpose().map_err(bad_rules)?.unwrap_or_default();
                 if let Some(p) = players {
                     rules.players = p as u8;
                 }
                 AnyGame::Doubles(Doubles::new(rules))
             }
+            other => return Err(GameError::Unknown(other.to_string())),
         };
         Ok(game)
     }
@@ -186,8 +199,8 @@ impl AnyGame {
     /// reward shaping ignore it).
     pub fn with_reward(self, reward: RewardMode) -> AnyGame {
         match self {
-            AnyGame::Texas42(g) => AnyGame::Texas42(Texas42 { reward, ..g }),
-            other => other,
+            AnyGame::Texas42(g) => AnyGame::Texas42(g.with_reward(reward)),
+            AnyGame::Doubles(g) => AnyGame::Doubles(g.with_reward(reward)),
         }
     }
 

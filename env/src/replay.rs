@@ -13,7 +13,7 @@
 
 use crate::game::Game;
 use crate::record::json::{kind, RecordError};
-use crate::registry::{game_names, replay_record, RecordVisitor};
+use crate::registry::{names_or, replay_record, RecordVisitor};
 use serde_json::{json, Map, Value};
 
 /// A visitor that keeps nothing (replay only wants the `result`).
@@ -86,7 +86,9 @@ fn run<V: RecordVisitor>(record: &mut Map<String, Value>, visitor: V) -> Result<
     record.remove("error");
     match record.get("game") {
         Some(Value::String(name)) => replay_record(&name.clone(), record, visitor),
-        Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected one of {}", game_names()))),
-        None => Err(RecordError::record(format!("missing `game`: expected \"game\": one of {}", game_names()))),
+        Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected {}", names_or(|n| format!("\"{n}\""))))),
+        None => {
+            Err(RecordError::record(format!("missing `game`: expected {}", names_or(|n| format!("\"game\":\"{n}\"")))))
+        }
     }
 }

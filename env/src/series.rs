@@ -62,7 +62,7 @@ pub struct Series<G: DealGame> {
 
 impl<G: DealGame> Series<G> {
     /// An episode starting with `deal`; later deals come from `rng`.
-    pub(crate) fn new(game: G, deal: G::Deal, episode: Episode, rng: ChaCha8Rng) -> Series<G> {
+    pub fn new(game: G, deal: G::Deal, episode: Episode, rng: ChaCha8Rng) -> Series<G> {
         Series {
             game,
             deal,

@@ -1,7 +1,7 @@
 //! The training configuration: one struct, a doc line per field, loaded from
 //! `configs/*.toml` (unknown keys are an error) and saved into the run folder.
 
-use bones_env::{AnyGame, GameError, RewardMode};
+use bones_env::{AnyGame, GameError, RewardMode, GAMES};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::path::Path;
@@ -78,7 +78,8 @@ pub struct TrainConfig {
     pub target_kl: f32,
     /// Texas 42 hand reward: `marks`, `points` or `marks+points` (marks plus point
     /// difference / 42: denser, but it also pays the bidder for the points of a
-    /// contract it fails, which teaches overbidding); evaluation always counts marks.
+    /// contract it fails, which teaches overbidding); evaluation counts the arena's score
+    /// (marks; game points under `points` scoring).
     /// Doubles ignores it.
     #[serde(with = "reward_mode")]
     pub reward: RewardMode,
@@ -301,7 +302,9 @@ impl TrainConfig {
     /// The game this config trains, through the registry: `game` under `rules`
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
-        let game = AnyGame::from_rules_text(&self.game, &self.rules, Some(usize::from(self.players)))?;
+        // `players` matters only to games played by several counts (Doubles).
+        let several = GAMES.iter().find(|g| g.name == self.game).is_some_and(|g| g.players.len() > 1);
+        let game = AnyGame::from_rules_text(&self.game, &self.rules, several.then_some(usize::from(self.players)))?;
         Ok(game.with_reward(self.reward))
     }
 }

@@ -318,7 +318,7 @@ impl<'a, G: Game> Run<'a, G> {
 
         // Games in lockstep; a resumed run deals new games from its update count.
         let envs = VecEnv::new(
-            game.clone(),
+            game.clone().with_reward(cfg.reward),
             Episode::Hand,
             cfg.num_envs,
             episode_seed(cfg.seed, usize::MAX, state.update),

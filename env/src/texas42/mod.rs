@@ -30,36 +30,12 @@ pub use view::Texas42View;
 use crate::action::{ActionError, ActionMask, IllegalAction};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
+pub use crate::game::RewardMode;
 use crate::game::{Action, Contract, DealOutcome, Episode, Game, GameState};
 use crate::observe::Segment;
 use crate::rules::{Scoring, Texas42Rules};
 use crate::series::{DealGame, Series};
 use rand_chacha::ChaCha8Rng;
-
-/// How hand rewards are shaped (game episodes always pay +1/-1 at the end).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum RewardMode {
-    /// Marks won minus marks lost (under `points` scoring: game points / 42).
-    #[default]
-    Marks,
-    /// Points taken minus points conceded, divided by 42.
-    Points,
-    /// `Marks` plus `Points`: the hand's result plus how well it was played, a
-    /// denser signal for learning play (each part is 0 for a tied hand).
-    MarksAndPoints,
-}
-
-impl RewardMode {
-    /// Parses `marks`, `points` or `marks+points`.
-    pub fn parse(s: &str) -> Option<RewardMode> {
-        match s {
-            "marks" => Some(RewardMode::Marks),
-            "points" => Some(RewardMode::Points),
-            "marks+points" => Some(RewardMode::MarksAndPoints),
-            _ => None,
-        }
-    }
-}
 
 /// The game of Texas 42 under a set of rules.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -132,6 +108,9 @@ impl Game for Texas42 {
         record: &mut serde_json::Map<String, serde_json::Value>,
     ) -> Result<(Texas42, Texas42State, serde_json::Value), crate::record::json::RecordError> {
         record::replay(record)
+    }
+    fn with_reward(self, reward: RewardMode) -> Texas42 {
+        Texas42 { reward, ..self }
     }
     fn new_state(&self, seed: u64, episode: Episode) -> Texas42State {
         self.from_seed(self.dealer, seed, episode)
