@@ -344,11 +344,9 @@ fn run_pool<V>(
 
 /// Adds one finished deal, seen from A's side `a`, to the group.
 fn count_deal(g: &mut Group, d: &DealOutcome, a: usize, sides: usize, episode: Episode) {
-    let others: f64 = (0..sides).filter(|&s| s != a).map(|s| d.score[s]).sum();
-    g.diff += d.score[a] - others / (sides - 1) as f64;
-    if let Some(p) = d.points {
-        let others: f64 = (0..sides).filter(|&s| s != a).map(|s| p[s]).sum();
-        g.points += p[a] - others / (sides - 1) as f64;
+    g.diff += d.score_margin(a, sides);
+    if let Some(p) = d.points_margin(a, sides) {
+        g.points += p;
         g.trick_points = true;
     }
     if let Some(c) = d.contract {

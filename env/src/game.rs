@@ -111,6 +111,24 @@ pub struct DealOutcome {
     pub contract: Option<Contract>,
 }
 
+impl DealOutcome {
+    /// `side`'s score minus the mean of the other sides' (of `sides`): the
+    /// deal's margin as the arena and the trainer's evaluation count it.
+    pub fn score_margin(&self, side: usize, sides: usize) -> f64 {
+        margin(&self.score, side, sides)
+    }
+    /// The same margin over the points taken in play, if the game has them.
+    pub fn points_margin(&self, side: usize, sides: usize) -> Option<f64> {
+        self.points.map(|p| margin(&p, side, sides))
+    }
+}
+
+/// `values[side]` minus the mean of the other `sides - 1` values.
+fn margin(values: &[f64; 4], side: usize, sides: usize) -> f64 {
+    let others: f64 = (0..sides).filter(|&s| s != side).map(|s| values[s]).sum();
+    values[side] - others / (sides - 1) as f64
+}
+
 /// A declared contract (Texas 42).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Contract {

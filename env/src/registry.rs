@@ -29,7 +29,7 @@
 //! assert_eq!(game.visit(FirstActionName), "0-0");
 //! ```
 
-use crate::action::{ActionError, ActionMask};
+use crate::action::ActionError;
 use crate::doubles::Doubles;
 use crate::game::{Action, Game};
 use crate::observe::Segment;
@@ -70,6 +70,11 @@ pub const GAMES: [GameEntry; 2] = [
         deal: "round",
     },
 ];
+
+/// The registry entry of the game `name`.
+pub fn entry(name: &str) -> Option<&'static GameEntry> {
+    GAMES.iter().find(|g| g.name == name)
+}
 
 /// The registry names for messages, each written by `quote`: `` `texas42` or
 /// `doubles` `` (with more games: `a, b or c`).
@@ -164,7 +169,7 @@ impl AnyGame {
     /// for `players` (`None` for the game's default; Doubles also reads
     /// `players` from the rules object, and the argument wins).
     pub fn new(name: &str, rules: Option<&Value>, players: Option<usize>) -> Result<AnyGame, GameError> {
-        let entry = GAMES.iter().find(|g| g.name == name).ok_or_else(|| GameError::Unknown(name.to_string()))?;
+        let entry = entry(name).ok_or_else(|| GameError::Unknown(name.to_string()))?;
         let bad_rules = |source| GameError::Rules { game: entry.name, source };
         if let Some(p) = players.filter(|p| !entry.players.contains(p)) {
             let counts: Vec<String> = entry.players.iter().map(usize::to_string).collect();
@@ -190,7 +195,7 @@ impl AnyGame {
     /// Like [`AnyGame::new`], with the rules as command-line text: a preset name
     /// (`standard`, `full`) or a JSON rules object.
     pub fn from_rules_text(name: &str, rules: &str, players: Option<usize>) -> Result<AnyGame, GameError> {
-        let entry = GAMES.iter().find(|g| g.name == name).ok_or_else(|| GameError::Unknown(name.to_string()))?;
+        let entry = entry(name).ok_or_else(|| GameError::Unknown(name.to_string()))?;
         let v = parse_rules_arg(rules).map_err(|source| GameError::Rules { game: entry.name, source })?;
         AnyGame::new(name, Some(&v), players)
     }
@@ -215,7 +220,7 @@ impl AnyGame {
     /// The registry entry of this game.
     pub fn entry(&self) -> &'static GameEntry {
         let name = self.name();
-        GAMES.iter().find(|g| g.name == name).expect("every variant is registered")
+        entry(name).expect("every variant is registered")
     }
 
     fn inner(&self) -> &dyn Facts {
@@ -264,10 +269,6 @@ impl AnyGame {
     /// Parses an action name.
     pub fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
         self.inner().parse_action(name)
-    }
-    /// Names of the actions in `mask`, in id order.
-    pub fn mask_names(&self, mask: ActionMask) -> Vec<&'static str> {
-        mask.iter().map(|a| self.action_name(a)).collect()
     }
     /// The rules as a JSON object.
     pub fn rules_json(&self) -> Value {

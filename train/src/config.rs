@@ -1,7 +1,7 @@
 //! The training configuration: one struct, a doc line per field, loaded from
 //! `configs/*.toml` (unknown keys are an error) and saved into the run folder.
 
-use bones_env::{AnyGame, GameError, RewardMode, GAMES};
+use bones_env::{registry, AnyGame, GameError, RewardMode};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::path::Path;
@@ -303,7 +303,7 @@ impl TrainConfig {
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
         // `players` matters only to games played by several counts (Doubles).
-        let several = GAMES.iter().find(|g| g.name == self.game).is_some_and(|g| g.players.len() > 1);
+        let several = registry::entry(&self.game).is_some_and(|g| g.players.len() > 1);
         let game = AnyGame::from_rules_text(&self.game, &self.rules, several.then_some(usize::from(self.players)))?;
         Ok(game.with_reward(self.reward))
     }

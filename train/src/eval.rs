@@ -122,8 +122,7 @@ pub fn evaluate<G: Game>(
     let mut total = 0.0;
     for (state, side, _) in &games {
         let d = state.finished_deal().expect("every evaluation hand is over");
-        let others: f64 = (0..sides).filter(|s| s != side).map(|s| d.score[s]).sum();
-        total += d.score[*side] - others / (sides - 1) as f64;
+        total += d.score_margin(*side, sides);
         wins += d.win[*side];
     }
     let n = games.len().max(1) as f64;

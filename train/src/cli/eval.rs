@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use bones_agents::arena::{self, Amount, Contracts, Estimate, EvalOptions, EvalReport, Ladder};
 use bones_agents::spec::VALID_SPECS;
 use bones_agents::AgentSpec;
-use bones_env::{Game, GameVisitor, GAMES};
+use bones_env::{registry, Game, GameVisitor};
 use bones_train::policy_agent::factory;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -144,7 +144,7 @@ fn eval_pair<G: Game>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions, bar:
 
 /// What a deal of the game is called (`hand`, `round`).
 fn deal_name(game: &str) -> &'static str {
-    GAMES.iter().find(|g| g.name == game).map_or("hand", |g| g.deal)
+    registry::entry(game).map_or("hand", |g| g.deal)
 }
 
 /// A float for JSON, rounded to 6 significant decimals; NaN becomes null.
