@@ -21,7 +21,6 @@ pub struct PolicyAgent {
     pub sample: bool,
     /// The rules the policy was trained under (a preset name or a rules object).
     pub trained_rules: String,
-    obs: Vec<f32>,
     mask: Vec<f32>,
 }
 
@@ -65,30 +64,22 @@ impl PolicyAgent {
         }
         let device = Device::flex();
         let model = checkpoint::load_model(&dir, obs_len, num_actions, &device).map_err(|e| e.to_string())?;
-        Ok(PolicyAgent {
-            model,
-            device,
-            sample: false,
-            trained_rules: cfg.rules,
-            obs: vec![0.0; obs_len],
-            mask: vec![0.0; num_actions],
-        })
+        Ok(PolicyAgent { model, device, sample: false, trained_rules: cfg.rules, mask: vec![0.0; num_actions] })
     }
 
     /// Runs the policy on one observation (`obs_len` floats) with its legal
     /// actions: the action it takes, the probabilities of the legal actions and
     /// the value.
     pub fn evaluate(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> PolicyOutput {
-        self.obs.copy_from_slice(obs);
         legal.write_f32(&mut self.mask);
-        let (logits, value) = self.forward();
+        let (logits, value) = self.forward(obs);
         let action = choose(&logits, &self.mask, if self.sample { Some(rng) } else { None }).0;
         PolicyOutput { action, policy: legal_probs(&logits, &self.mask), value }
     }
 
-    /// Logits and value for the current `obs`/`mask` buffers.
-    fn forward(&self) -> (Vec<f32>, f32) {
-        let x = Tensor::<2>::from_data(TensorData::new(self.obs.clone(), [1, self.obs.len()]), &self.device);
+    /// Logits and value for one observation.
+    fn forward(&self, obs: &[f32]) -> (Vec<f32>, f32) {
+        let x = Tensor::<2>::from_data(TensorData::new(obs.to_vec(), [1, obs.len()]), &self.device);
         let (logits, value) = self.model.forward(x);
         let logits = logits.into_data().try_to_vec::<f32>().expect("f32 logits");
         let value = value.into_data().try_to_vec::<f32>().expect("f32 value")[0];
@@ -98,10 +89,7 @@ impl PolicyAgent {
 
 impl DecidePolicy for PolicyAgent {
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
-        self.obs.copy_from_slice(obs);
-        legal.write_f32(&mut self.mask);
-        let (logits, _) = self.forward();
-        choose(&logits, &self.mask, if self.sample { Some(rng) } else { None }).0
+        self.evaluate(obs, legal, rng).action
     }
 }
 
