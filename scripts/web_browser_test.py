@@ -111,16 +111,20 @@ def play_hand(driver, deadline, screenshot):
         try:
             if visible(driver, "overlay"):
                 if visible(driver, "download"):
+                    if not shot:
+                        raise SystemExit("the hand ended before a screenshot of a trick in progress was taken")
                     return turn
                 driver.find_element(By.ID, "continue").click()
                 continue
+            # The screenshot: the person to play, with a trick on the table.
+            if not shot and driver.execute_script(
+                "return !busy && document.querySelectorAll('#center .play:not(.done)').length >= 1"
+                " && document.querySelectorAll('#hand button.legal:not([disabled])').length > 0"
+            ):
+                driver.save_screenshot(screenshot)
+                shot = True
             if click_a_legal_move(driver, turn):
                 turn += 1
-                plays = driver.find_elements(By.CSS_SELECTOR, "#center .play")
-                if not shot and len(plays) >= 2:
-                    time.sleep(0.3)
-                    driver.save_screenshot(screenshot)
-                    shot = True
         except (StaleElementReferenceException, WebDriverException) as e:
             if "stale" not in str(e).lower() and "not interactable" not in str(e).lower():
                 raise

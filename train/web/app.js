@@ -206,7 +206,12 @@ function showMove(st, h, names) {
 function drawAll(st, live) {
   if (live) {
     // the table as the server says it is now
-    if (st.table && st.game === "texas42") trick = st.table.trick ? st.table.trick.plays.slice() : [];
+    if (st.table && st.game === "texas42") {
+      // A trick just completed stays on the table (faded) until the next lead.
+      const t = st.table;
+      trick = t.trick && t.trick.plays.length ? t.trick.plays.slice()
+        : t.last_trick && t.phase === "playing" ? t.last_trick.plays.map((p) => ({ ...p, done: true })) : [];
+    }
     if (st.table && st.game === "doubles") board = st.table.board.slice();
     bubbles = currentBubbles(st);
   }
@@ -257,7 +262,9 @@ function drawCenter(st) {
   const c = $("center");
   if (st.game === "texas42") {
     let html = '<div class="trick">';
-    for (const p of trick) html += `<div class="play at-${position(st, p.seat)}">${dominoSvg(p.domino)}</div>`;
+    for (const p of trick) {
+      html += `<div class="play at-${position(st, p.seat)}${p.done ? " done" : ""}">${dominoSvg(p.domino)}</div>`;
+    }
     c.innerHTML = html + "</div>";
   } else if (st.game === "doubles") {
     const names = seatNames(st);
@@ -292,7 +299,7 @@ function drawInfo(st) {
       html += `<div>Points this hand: Us ${t.points[us]}, Them ${t.points[1 - us]}</div>`;
     }
     if (t.last_trick) {
-      html += `<div class="last">Last trick (${names[t.last_trick.winner]}, ${t.last_trick.points}):`;
+      html += `<div class="last">Last trick, won by ${names[t.last_trick.winner]} (${t.last_trick.points} points):`;
       for (const p of t.last_trick.plays) html += dominoSvg(p.domino);
       html += "</div>";
     }
