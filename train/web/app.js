@@ -42,6 +42,8 @@ function dominoSvg(name, horizontal = false) {
   return s + "</svg>";
 }
 
+// An action as the page shows it: `6-3@6` reads "6-3 on 6".
+const pretty = (action) => action.replace("@", " on ");
 const isDomino = (action) => /^\d-\d(@\d)?$/.test(action);
 const dominoOf = (action) => action.split("@")[0];
 
@@ -183,7 +185,7 @@ async function animate(st) {
 
 function showMove(st, h, names) {
   const li = document.createElement("li");
-  li.textContent = `${names[h.seat]}: ${h.action}`;
+  li.textContent = `${names[h.seat]}: ${pretty(h.action)}`;
   $("log").appendChild(li);
   if (st.game === "texas42" && isDomino(h.action)) {
     const size = st.table && st.table.sitting_out != null ? 3 : 4;
@@ -252,7 +254,7 @@ function drawSeats(st, live, acting) {
     const toMove = live ? st.to_move === s : acting === s;
     let html = `<div class="name${toMove ? " active" : ""}">${who}</div>`;
     if (s !== st.seat && sizes) html += `<div class="backs" title="dominoes held">${"▮".repeat(sizes[s] || 0)}</div>`;
-    if (bubbles[s] !== undefined) html += `<div class="bubble">${escapeHtml(bubbles[s])}</div>`;
+    if (bubbles[s] !== undefined) html += `<div class="bubble">${escapeHtml(pretty(bubbles[s]))}</div>`;
     el.innerHTML = html;
     el.dataset.seat = s;
   }

@@ -28,7 +28,7 @@ pub struct WebArgs {
     #[arg(long, value_name = "SPEC")]
     pub partner: Option<String>,
     /// Games left idle this many seconds are dropped.
-    #[arg(long, value_name = "SECS", default_value_t = 3600)]
+    #[arg(long, value_name = "SECS", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
     /// Games open at most at once (a new game is refused beyond it).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]

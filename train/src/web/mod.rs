@@ -82,12 +82,12 @@ impl Default for WebConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     /// The address cannot be listened on.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}: {error}")]
     Listen {
         /// `HOST:PORT`.
         addr: String,
         /// The system's reason.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The runtime could not be built.
     #[error("cannot start the server's runtime: {0}")]
@@ -151,9 +151,9 @@ impl Drop for WebServer {
 pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
     let addr = format!("{}:{}", config.host, config.port);
     let listener =
-        std::net::TcpListener::bind(&addr).map_err(|source| StartError::Listen { addr: addr.clone(), source })?;
-    listener.set_nonblocking(true).map_err(|source| StartError::Listen { addr: addr.clone(), source })?;
-    let bound = listener.local_addr().map_err(|source| StartError::Listen { addr, source })?;
+        std::net::TcpListener::bind(&addr).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
+    listener.set_nonblocking(true).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
+    let bound = listener.local_addr().map_err(|error| StartError::Listen { addr, error })?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("bones-web")
