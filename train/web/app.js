@@ -250,7 +250,7 @@ function drawSeats(st, live, acting) {
   const sizes = st.table ? st.table.hand_sizes : null;
   for (let s = 0; s < st.players; s++) {
     const el = $(`pos-${position(st, s)}`);
-    const who = names[s] + (st.agents[s] ? ` <small>${escapeHtml(st.agents[s])}</small>` : "");
+    const who = names[s] + (st.agents[s] ? ` <small>${escapeHtml(agentLabel(st.agents[s]))}</small>` : "");
     const toMove = live ? st.to_move === s : acting === s;
     let html = `<div class="name${toMove ? " active" : ""}">${who}</div>`;
     if (s !== st.seat && sizes) html += `<div class="backs" title="dominoes held">${"▮".repeat(sizes[s] || 0)}</div>`;
@@ -258,6 +258,12 @@ function drawSeats(st, live, acting) {
     el.innerHTML = html;
     el.dataset.seat = s;
   }
+}
+
+// A bot's spec, short: `model:/long/path/models/texas42` shows as `model:…/models/texas42`.
+function agentLabel(spec) {
+  const parts = spec.startsWith("model:") ? spec.slice(6).split("/").filter((p) => p) : [];
+  return parts.length > 2 ? `model:…/${parts.slice(-2).join("/")}` : spec;
 }
 
 function drawCenter(st) {
