@@ -12,10 +12,13 @@ use std::sync::{Arc, Mutex};
 /// Models kept loaded at most (a request may name any model folder).
 const MAX_MODELS: usize = 16;
 
-/// A [`PolicyLoader`] that keeps what it loaded (greedy policies).
+/// A loaded policy, shared by the bots that play it.
+type SharedAgent = Arc<Mutex<PolicyAgent>>;
+
+/// A [`PolicyLoader`] that keeps what it loaded (greedy policies), by folder and game.
 #[derive(Default)]
 pub struct SharedModels {
-    loaded: Mutex<HashMap<(PathBuf, String), Arc<Mutex<PolicyAgent>>>>,
+    loaded: Mutex<HashMap<(PathBuf, String), SharedAgent>>,
 }
 
 impl SharedModels {
@@ -41,7 +44,7 @@ impl PolicyLoader for SharedModels {
 }
 
 /// One bot's handle on a shared policy.
-struct Shared(Arc<Mutex<PolicyAgent>>);
+struct Shared(SharedAgent);
 
 impl Policy for Shared {
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
