@@ -164,18 +164,16 @@ pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
         defaults: config.defaults,
         models: SharedModels::new(),
     });
+    let listener = {
+        let _in_runtime = runtime.enter();
+        tokio::net::TcpListener::from_std(listener)
+            .map_err(|error| StartError::Listen { addr: bound.to_string(), error })?
+    };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
         .name("bones-web".into())
         .spawn(move || {
             runtime.block_on(async move {
-                let listener = match tokio::net::TcpListener::from_std(listener) {
-                    Ok(l) => l,
-                    Err(e) => {
-                        eprintln!("error: cannot listen: {e}");
-                        return;
-                    }
-                };
                 let sweeper = tokio::spawn(sweep(app.clone()));
                 let served = axum::serve(listener, router(app)).with_graceful_shutdown(async {
                     let _ = stopped.await;
