@@ -8,9 +8,10 @@
 //!
 //! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a variant to
 //! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`],
-//! [`replay_record`] and [`GAMES`]. Outside this file only two places know the
+//! [`replay_record`] and [`GAMES`]. Outside this file only three places know the
 //! games by name: the agent factory of bones-agents (which game has which agents
-//! written for it) and the terminal screens of `bones play`.
+//! written for it), the terminal screens of `bones play` and the table that the
+//! page of `bones web` draws (by the view's type; other games play without one).
 //!
 //! ```
 //! use bones_env::registry::{AnyGame, GameVisitor};

@@ -9,6 +9,7 @@
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`export`]: model folders for other front ends (ONNX, safetensors, model.json).
 //! - [`serve`]: the JSON-lines bot protocol of `bones serve` (request in, reply out).
+//! - [`web`]: the browser front end of `bones web` (an HTTP server, the page and its JSON API).
 //! - [`config`], [`checkpoint`], [`log`]: configuration, atomic checkpoints, TensorBoard.
 
 #![warn(missing_docs)]
@@ -25,6 +26,7 @@ pub mod ppo;
 pub mod rollout;
 pub mod serve;
 pub mod training;
+pub mod web;
 
 pub use config::TrainConfig;
 pub use training::{train, Summary, TrainError};

@@ -8,6 +8,7 @@ mod play_view;
 mod replay;
 mod serve;
 mod train;
+mod web;
 
 use anyhow::Result;
 use bones_env::{AnyGame, GameError, GAMES};
@@ -38,6 +39,8 @@ enum Command {
     Export(export::ExportArgs),
     /// Serve a policy as a bot: JSON-lines requests on stdin, replies on stdout.
     Serve(serve::ServeArgs),
+    /// Serve a page to play against the bots in a browser (and its JSON API).
+    Web(web::WebArgs),
 }
 
 /// Game and rules flags shared by commands.
@@ -91,5 +94,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Play(a) => play::run(a),
         Command::Export(a) => export::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::Web(a) => web::run(a),
     }
 }
