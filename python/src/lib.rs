@@ -10,11 +10,19 @@
 
 use pyo3::prelude::*;
 
+pub mod agent;
 pub mod errors;
+pub mod game;
+pub mod table;
+pub mod vec;
 
 /// The module `bones._bones`.
 #[pymodule]
 fn _bones(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
+    game::register(m)?;
+    table::register(m)?;
+    vec::register(m)?;
+    agent::register(m)?;
     Ok(())
 }
