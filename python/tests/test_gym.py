@@ -78,8 +78,11 @@ def test_illegal_action_terminates_with_the_documented_penalty_or_raises():
     assert "pass" in e.value.legal
     env.step(np.uint8(np.flatnonzero(info["action_mask"])[0]))
     env = gym.make("bones/Doubles-v0", illegal_penalty=-5.0)
-    env.reset(seed=0)
-    assert env.step(57)[1] == -5.0 or True
+    obs, info = env.reset(seed=0)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    assert env.step(bad)[1:3] == (-5.0, True)
+    obs, info = env.reset(seed=0)
+    assert env.step(58)[1:3] == (-5.0, True), "an id out of range is illegal too"
 
 
 def test_bad_specs_and_arguments():
