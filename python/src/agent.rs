@@ -157,7 +157,7 @@ impl Agent {
         bones_env::replay::load_record(&value, Visit(self)).map_err(|e| RecordError::new_err(e.to_string()))?
     }
 
-    /// The action id for an observation (float32[obs_len]) and its legal mask
+    /// The action id for an observation (`float32[obs_len]`) and its legal mask
     /// (num_actions entries, nonzero = legal): for agents that act from the
     /// observation alone (`random`, `model:PATH`); the others act from a seat's
     /// view (use `act(env)` or `act_record(record)`).

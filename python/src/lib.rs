@@ -4,7 +4,7 @@
 //! (`python/bones/`) builds the PettingZoo, Gymnasium and vector APIs on it.
 //!
 //! Each Rust file registers its own classes and functions (`register`), one
-//! line each in [`_bones`] below.
+//! line each in the module function `_bones` below.
 
 #![warn(missing_docs)]
 

@@ -374,7 +374,7 @@ impl Table {
         self.with(|t| t.legal().iter().map(|a| self.game.action_name(a)).collect())
     }
 
-    /// `seat`'s observation (float32[obs_len]) and legal mask (int8[num_actions],
+    /// `seat`'s observation (`float32[obs_len]`) and legal mask (`int8[num_actions]`,
     /// zero unless it is to move), as new arrays.
     fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<ObsAndMask<'py>> {
         if seat >= self.game.num_players() {

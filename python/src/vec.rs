@@ -84,9 +84,9 @@ impl GameVisitor for Build<'_> {
 /// (the Rust `VecEnv`): env `i`'s `k`-th episode is dealt from
 /// `episode_seed(seed, i, k)`; finished episodes reset at once.
 ///
-/// The arrays `obs` (float32[n, obs_len]), `mask` (float32[n, num_actions],
-/// 0/1), `seats` (uint8[n]), `rewards` (float32[n, 4]: each seat's reward on
-/// this step) and `dones` (bool[n]) are read-only views of the Rust buffers:
+/// The arrays `obs` (`float32[n, obs_len]`), `mask` (`float32[n, num_actions]`,
+/// 0/1), `seats` (`uint8[n]`), `rewards` (`float32[n, 4]`: each seat's reward on
+/// this step) and `dones` (`bool[n]`) are read-only views of the Rust buffers:
 /// `step(actions)` updates them in place (copy them to keep a step's values).
 #[pyclass(module = "bones._bones", name = "VecEnv", subclass)]
 pub struct VecEnv {
@@ -194,7 +194,7 @@ impl VecEnv {
         py.detach(move || inner.step(acts)).map_err(vec_error)
     }
 
-    /// Observations of the seat to move, float32[num_envs, obs_len] (a view).
+    /// Observations of the seat to move, `float32[num_envs, obs_len]` (a view).
     #[getter]
     fn obs<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
         let (b, n, ol) = {
@@ -203,7 +203,7 @@ impl VecEnv {
         };
         VecEnv::view(slf, b.obs, n, Some(ol))
     }
-    /// Legal masks, float32[num_envs, num_actions] of 0/1 (a view).
+    /// Legal masks, `float32[num_envs, num_actions]` of 0/1 (a view).
     #[getter]
     fn mask<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
         let (b, n, na) = {
@@ -212,7 +212,7 @@ impl VecEnv {
         };
         VecEnv::view(slf, b.mask, n, Some(na))
     }
-    /// The seat to move in each env, uint8[num_envs] (a view).
+    /// The seat to move in each env, `uint8[num_envs]` (a view).
     #[getter]
     fn seats<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
         let (b, n) = {
@@ -221,7 +221,7 @@ impl VecEnv {
         };
         VecEnv::view(slf, b.seats, n, None)
     }
-    /// Each seat's reward on the last step, float32[num_envs, 4] (a view).
+    /// Each seat's reward on the last step, `float32[num_envs, 4]` (a view).
     #[getter]
     fn rewards<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
         let (b, n) = {
@@ -230,7 +230,7 @@ impl VecEnv {
         };
         VecEnv::view(slf, b.rewards, n, Some(4))
     }
-    /// Whether each env's episode ended on the last step, bool[num_envs] (a view).
+    /// Whether each env's episode ended on the last step, `bool[num_envs]` (a view).
     #[getter]
     fn dones<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
         let (b, n) = {
@@ -291,7 +291,7 @@ impl VecEnv {
 
 /// The pure Rust `VecEnv`'s trajectory for `steps` steps of uniformly random
 /// legal actions drawn from ChaCha8 seeded by `action_seed`: a dict of arrays
-/// `actions` int64[steps, n], and `obs`, `mask`, `seats`, `rewards`, `dones`
+/// `actions` `int64[steps, n]`, and `obs`, `mask`, `seats`, `rewards`, `dones`
 /// stacked over the `steps + 1` observations (the first before any step).
 #[pyfunction]
 #[pyo3(signature = (game, num_envs, seed, threads, steps, action_seed=0, rules=None, players=None, episode="hand"))]
