@@ -121,17 +121,16 @@ class BonesAECEnv(AECEnv):
             return
         if action is None:
             raise _bones.IllegalActionError(f"{agent} is to move: None is only the action of an agent that is done")
-        self._table.step(action)  # raises IllegalActionError and changes nothing
+        # Raises IllegalActionError and changes nothing.
+        seat, term, trunc, r, _ = self._table.step(action)
         self._cumulative_rewards[agent] = 0.0
-        r = self._table.transition_rewards
-        self.rewards = {a: float(r[self.agent_name_mapping[a]]) for a in self.agents}
-        term, trunc = self._table.terminated, self._table.truncated
+        self.rewards = {a: r[self.agent_name_mapping[a]] for a in self.agents}
         if term or trunc:
             for a in self.agents:
                 self.terminations[a] = term
                 self.truncations[a] = trunc and not term
         else:
-            self.agent_selection = self.possible_agents[self._table.seat]
+            self.agent_selection = self.possible_agents[seat]
         self._accumulate_rewards()
         if self.render_mode == "human":  # pragma: no cover - only "ansi" is offered
             self.render()

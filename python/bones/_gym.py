@@ -123,9 +123,8 @@ class BonesSingleAgentEnv(gym.Env):
                 obs, info = self._observe()
                 info["illegal_action"] = True
                 return obs, self.illegal_penalty, True, False, info
-        self._table.step(int(a) if isinstance(a, (int, np.integer)) else a)
-        reward = float(self._table.rewards[self.seat])
-        terminated, truncated = self._table.terminated, self._table.truncated
+        _, terminated, truncated, _, rewards = self._table.step(a)
+        reward = float(rewards[self.seat])
         self._over = terminated or truncated
         obs, info = self._observe()
         return obs, reward, terminated, truncated, info

@@ -248,6 +248,9 @@ impl GameVisitor for Build<'_> {
     }
 }
 
+/// What `Table.step` returns: seat, terminated, truncated, transition rewards, rewards.
+type StepOut = (Option<usize>, bool, bool, Vec<f32>, Vec<f32>);
+
 /// An observation and its legal mask, as numpy arrays.
 type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
 
@@ -306,7 +309,9 @@ impl Table {
     }
 
     /// Applies the action (an id) of the seat to move; then the agents play.
-    fn step(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// Returns `(seat, terminated, truncated, transition_rewards, rewards)`
+    /// (as the properties of those names).
+    fn step(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<StepOut> {
         let id: i64 = action.extract().map_err(|_| {
             BonesError::new_err(format!(
                 "an action is an integer id, got {}",
@@ -325,7 +330,13 @@ impl Table {
                 Err(illegal(py, msg, id, "?", &legal))
             });
         }
-        self.with(|t| t.step(id as usize)).map_err(|e| e.into_py(py, id))
+        let n = self.game.num_players();
+        self.with(|t| {
+            t.step(id as usize)?;
+            let (seat, term, trunc, _, rewards) = t.last();
+            Ok((seat, term, trunc, t.transition_rewards()[..n].to_vec(), rewards[..n].to_vec()))
+        })
+        .map_err(|e: StepError| e.into_py(py, id))
     }
 
     /// The seat to move (None when the episode is over).
