@@ -4,11 +4,12 @@
 //! dense action space (ids, names, parsing) lives with the game:
 //! [`crate::texas42::actions`] and [`crate::doubles::actions`].
 
+use serde::{Deserialize, Serialize};
 /// An action id in a game's dense action space.
 pub type Action = usize;
 
 /// A set of action ids (every game's action space has at most 64 actions).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct ActionMask(pub u64);
 
 impl ActionMask {

@@ -45,3 +45,32 @@ pub fn deal_hands(deck: &[Domino; 28], seats: usize, per_seat: usize) -> [Domino
 pub fn deal_texas42(rng: &mut ChaCha8Rng) -> [DominoSet; 4] {
     deal_hands(&shuffle(rng), 4, 7)
 }
+
+/// Serde for a ChaCha8 random stream (`#[serde(with = "bones_env::deal::rng_serde")]`): its seed, stream and word position
+/// (what `rand_chacha` exposes without its own `serde` feature).
+pub mod rng_serde {
+    use rand_chacha::rand_core::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Stream {
+        seed: [u8; 32],
+        stream: u64,
+        word_pos: u128,
+    }
+
+    /// Writes the stream's seed, stream and word position.
+    pub fn serialize<S: Serializer>(rng: &ChaCha8Rng, s: S) -> Result<S::Ok, S::Error> {
+        Stream { seed: rng.get_seed(), stream: rng.get_stream(), word_pos: rng.get_word_pos() }.serialize(s)
+    }
+
+    /// Reads what [`serialize`] wrote.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ChaCha8Rng, D::Error> {
+        let st = Stream::deserialize(d)?;
+        let mut rng = ChaCha8Rng::from_seed(st.seed);
+        rng.set_stream(st.stream);
+        rng.set_word_pos(st.word_pos);
+        Ok(rng)
+    }
+}

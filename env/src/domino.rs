@@ -4,12 +4,13 @@
 //! `0-0`=0, `1-0`=1, `1-1`=2, `2-0`=3, … `6-6`=27. A [`DominoSet`] is a `u32` with
 //! one bit per index.
 
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub};
 use std::str::FromStr;
 
 /// One domino of the double-six set, stored as its dense index (0..28).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Domino(u8);
 
 /// `(high, low)` of each dense index.
@@ -146,7 +147,7 @@ impl FromStr for Domino {
 }
 
 /// A set of dominoes as a `u32` bit set (bit `i` = domino with dense index `i`).
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct DominoSet(pub u32);
 
 impl DominoSet {

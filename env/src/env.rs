@@ -17,9 +17,28 @@
 //! }
 //! assert_eq!(t.rewards[0], -t.rewards[1]);
 //! ```
+//!
+//! An environment saves to bytes and restores from them ([`Env::save`],
+//! [`Env::restore`]): the state in bincode (serde) behind a header naming the
+//! format, the game and its rules, with a checksum; a restored environment
+//! continues exactly as the original would.
+//!
+//! ```
+//! use bones_env::{Env, Episode, Doubles, Game};
+//!
+//! let game = Doubles::default();
+//! let mut env = Env::new(game, Episode::Game);
+//! env.reset(3);
+//! let bytes = env.save();
+//! let mut copy = Env::restore(game, &bytes).unwrap();
+//! let a = env.last().legal.iter().next().unwrap();
+//! assert_eq!(env.step(a).unwrap(), copy.step(a).unwrap());
+//! assert!(Env::restore(game, &bytes[..10]).is_err());
+//! ```
 
 use crate::action::ActionMask;
 use crate::game::{Action, Episode, Game, GameState};
+use serde::{Deserialize, Serialize};
 
 /// What the environment returns after `reset` and `step`.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,6 +84,117 @@ pub enum EnvError {
     /// `step` after the episode ended, before `reset`.
     #[error("the episode is over: call reset")]
     EpisodeOver,
+    /// Saved bytes that could not be restored.
+    #[error(transparent)]
+    Restore(#[from] RestoreError),
+}
+
+/// Why saved bytes could not be restored ([`Env::restore`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RestoreError {
+    /// The bytes do not start with the header of a saved environment.
+    #[error("not a saved bones environment: the bytes do not start with the right header (`BONESENV`, `BONESVEC`)")]
+    NotASave,
+    /// Saved in another version of the format.
+    #[error("the environment was saved in format version {found}; this build reads version {expected}")]
+    Version {
+        /// The version of the bytes.
+        found: u32,
+        /// The version this build writes and reads.
+        expected: u32,
+    },
+    /// The checksum does not match: the bytes were damaged or cut short.
+    #[error("the saved environment is damaged or cut short (checksum mismatch)")]
+    Checksum,
+    /// The payload does not decode as this game's environment.
+    #[error("the saved environment cannot be decoded: {0}")]
+    Decode(String),
+    /// The bytes hold another game, or the same game under other rules.
+    #[error("the saved environment is {found}, not {expected}")]
+    WrongGame {
+        /// The game (and rules) asked for.
+        expected: String,
+        /// The game (and rules) of the bytes.
+        found: String,
+    },
+}
+
+/// The first bytes of a saved environment.
+pub(crate) const SAVE_MAGIC: &[u8; 8] = b"BONESENV";
+/// Version of the saved-environment format.
+pub const SAVE_VERSION: u32 = 1;
+
+/// What [`Env::save`] writes after the header (bincode, standard config).
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+struct Snapshot<S: GameState> {
+    episode: Episode,
+    max_steps: Option<u32>,
+    state: S,
+    pending: [f32; 4],
+    seat: Option<usize>,
+    legal: ActionMask,
+    rewards: [f32; 4],
+    terminated: bool,
+    truncated: bool,
+    steps: u32,
+}
+
+/// FNV-1a over the payload (detects damaged or truncated saves).
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The game and its rules as a save names them: `texas42 {"preset":…}`.
+pub(crate) fn game_label<G: Game>(game: &G) -> String {
+    format!("{} {}", game.name(), game.rules_json())
+}
+
+/// A save: `magic`, the format version, a checksum, then in bincode the
+/// game's `label` and `value`.
+pub(crate) fn seal<T: Serialize>(magic: &[u8; 8], label: &str, value: &T) -> Vec<u8> {
+    let config = bincode::config::standard();
+    let mut payload = bincode::serde::encode_to_vec(label, config).expect("a string always encodes");
+    payload.extend(bincode::serde::encode_to_vec(value, config).expect("plain data always encodes"));
+    let mut out = Vec::with_capacity(payload.len() + 20);
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&SAVE_VERSION.to_le_bytes());
+    out.extend_from_slice(&checksum(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+/// Reads what [`seal`] wrote, checking the header, the checksum and that the
+/// save is of the game `label`.
+pub(crate) fn unseal<T: serde::de::DeserializeOwned>(
+    magic: &[u8; 8],
+    label: &str,
+    bytes: &[u8],
+) -> Result<T, RestoreError> {
+    if bytes.len() < 20 || &bytes[..8] != magic {
+        return Err(RestoreError::NotASave);
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != SAVE_VERSION {
+        return Err(RestoreError::Version { found: version, expected: SAVE_VERSION });
+    }
+    let sum = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    let payload = &bytes[20..];
+    if checksum(payload) != sum {
+        return Err(RestoreError::Checksum);
+    }
+    let config = bincode::config::standard();
+    let decode = |e: bincode::error::DecodeError| RestoreError::Decode(e.to_string());
+    let (found, used): (String, usize) = bincode::serde::decode_from_slice(payload, config).map_err(decode)?;
+    if found != label {
+        return Err(RestoreError::WrongGame { expected: label.to_string(), found });
+    }
+    let rest = &payload[used..];
+    let (value, used): (T, usize) = bincode::serde::decode_from_slice(rest, config).map_err(decode)?;
+    if used != rest.len() {
+        return Err(RestoreError::Decode(format!("{} bytes left over", rest.len() - used)));
+    }
+    Ok(value)
 }
 
 /// A single environment over a game.
@@ -102,6 +232,63 @@ impl<G: Game> Env<G> {
     /// The current state (full information: for agents' own use, not for learners).
     pub fn state(&self) -> &G::State {
         &self.state
+    }
+
+    /// The last `TimeStep` (after `reset` or `step`).
+    pub fn last(&self) -> &TimeStep {
+        &self.last
+    }
+
+    /// One episode or a whole game.
+    pub fn episode(&self) -> Episode {
+        self.episode
+    }
+
+    /// Saves the environment (state, outstanding rewards, last `TimeStep`,
+    /// `max_steps`) as bytes that [`Env::restore`] reads back.
+    pub fn save(&self) -> Vec<u8> {
+        let t = &self.last;
+        let snap = Snapshot {
+            episode: self.episode,
+            max_steps: self.max_steps,
+            state: self.state.clone(),
+            pending: self.pending,
+            seat: t.seat,
+            legal: t.legal,
+            rewards: t.rewards,
+            terminated: t.terminated,
+            truncated: t.truncated,
+            steps: t.steps,
+        };
+        seal(SAVE_MAGIC, &game_label(&self.game), &snap)
+    }
+
+    /// An environment of `game` restored from [`Env::save`]'s bytes: it
+    /// continues exactly as the saved one would. Bytes of another game or
+    /// other rules, of another format version, or damaged, are a
+    /// [`RestoreError`] (as [`EnvError::Restore`]).
+    pub fn restore(game: G, bytes: &[u8]) -> Result<Env<G>, EnvError> {
+        let snap: Snapshot<G::State> = unseal(SAVE_MAGIC, &game_label(&game), bytes)?;
+        let mut last = TimeStep {
+            seat: snap.seat,
+            obs: vec![0.0; game.obs_len()],
+            legal: snap.legal,
+            rewards: snap.rewards,
+            terminated: snap.terminated,
+            truncated: snap.truncated,
+            steps: snap.steps,
+        };
+        if let Some(s) = last.seat {
+            snap.state.observe(s, &mut last.obs);
+        }
+        Ok(Env {
+            game,
+            episode: snap.episode,
+            max_steps: snap.max_steps,
+            state: snap.state,
+            pending: snap.pending,
+            last,
+        })
     }
 
     /// Starts a new episode dealt from `seed`.

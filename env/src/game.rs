@@ -7,10 +7,12 @@ use crate::domino::DominoSet;
 use crate::observe::Segment;
 use crate::record::json::RecordError;
 use crate::view::SeatView;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// What one episode covers.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Episode {
     /// One hand (Texas 42) or one round (Doubles).
     #[default]
@@ -66,7 +68,8 @@ pub trait Game: Clone + Send + Sync + 'static {
 }
 
 /// The dynamic state of one game.
-pub trait GameState: Clone + Send + Sync + 'static {
+/// States serialise with serde ([`crate::Env::save`] writes them in bincode).
+pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// What one seat may know of the state (what agents act from).
     type View: SeatView;
     /// The view of `seat` (its legal actions are empty unless it is to move).
@@ -141,7 +144,7 @@ pub struct Contract {
 }
 
 /// How hand rewards are shaped (game episodes always pay +1/-1 at the end).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum RewardMode {
     /// Marks won minus marks lost (under `points` scoring: game points / 42).
     #[default]

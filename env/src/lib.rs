@@ -37,7 +37,7 @@ pub mod view;
 pub use action::{Action, ActionError, ActionMask, IllegalAction};
 pub use domino::{Domino, DominoSet, ParseDominoError};
 pub use doubles::{Doubles, DoublesState, DoublesView};
-pub use env::{Env, EnvError, TimeStep};
+pub use env::{Env, EnvError, RestoreError, TimeStep};
 pub use game::{Contract, DealOutcome, Episode, Game, GameState, RewardMode};
 pub use observe::Segment;
 pub use registry::{AnyGame, GameError, GameVisitor, GAMES};

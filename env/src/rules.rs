@@ -4,6 +4,7 @@
 //! `standard`), then apply every other key given. Unknown keys and bad values are
 //! errors that name the key and what was expected.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// Why a rules object was rejected.
@@ -117,7 +118,7 @@ impl Variant {
 }
 
 /// A set of enabled variants.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Variants(pub u8);
 
 impl Variants {
@@ -137,7 +138,7 @@ impl Variants {
 }
 
 /// What happens when all four players pass.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum AllPass {
     /// The shaker must bid (default).
     Forced,
@@ -146,7 +147,7 @@ pub enum AllPass {
 }
 
 /// How a hand is scored.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Scoring {
     /// Marks; first to `target` (7) marks.
     Marks,
@@ -155,7 +156,7 @@ pub enum Scoring {
 }
 
 /// How doubles rank in Nel-O.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum NelloDoubles {
     /// The doubles form a suit of their own, `6-6` high (default).
     OwnSuit,
@@ -166,7 +167,7 @@ pub enum NelloDoubles {
 }
 
 /// Every Texas 42 rule option of docs/rules.md.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Texas42Rules {
     /// Enabled variants (`nel-o`, `sevens`, `plunge`, `splash`).
     pub variants: Variants,
@@ -293,7 +294,7 @@ impl Texas42Rules {
 }
 
 /// How a blocked Doubles round with a tie for lowest is scored.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BlockedTie {
     /// No one scores (default).
     None,
@@ -302,7 +303,7 @@ pub enum BlockedTie {
 }
 
 /// Every Doubles rule option of docs/rules.md.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DoublesRules {
     /// 2, 3 or 4 players.
     pub players: u8,

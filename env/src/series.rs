@@ -10,11 +10,13 @@ use crate::domino::DominoSet;
 use crate::game::{Action, DealOutcome, Episode, GameState};
 use crate::view::SeatView;
 use rand_chacha::ChaCha8Rng;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 /// A game whose episodes are one deal or a series of deals to a target.
-pub trait DealGame: Copy + std::fmt::Debug + Send + Sync + 'static {
+pub trait DealGame: Copy + std::fmt::Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// One deal: the allocation-free state of a hand or round.
-    type Deal: Copy + std::fmt::Debug + Send + Sync + 'static;
+    type Deal: Copy + std::fmt::Debug + Send + Sync + Serialize + DeserializeOwned + 'static;
     /// The seat to act in a deal that is not over.
     fn to_move(deal: &Self::Deal) -> usize;
     /// The legal actions of a deal.
@@ -45,13 +47,17 @@ pub trait DealGame: Copy + std::fmt::Debug + Send + Sync + 'static {
     fn observe(state: &Series<Self>, seat: usize, out: &mut [f32]);
 }
 
-/// One deal in progress, or a whole game of deals.
-#[derive(Clone, Debug)]
+/// One deal in progress, or a whole game of deals. It serialises with serde
+/// (the random stream of later deals included), which is how [`crate::Env`]
+/// saves and restores.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
 pub struct Series<G: DealGame> {
     pub(crate) game: G,
     pub(crate) deal: G::Deal,
     pub(crate) episode: Episode,
     pub(crate) totals: [u32; 4],
+    #[serde(with = "crate::deal::rng_serde")]
     pub(crate) rng: ChaCha8Rng,
     pub(crate) winner: Option<usize>,
     pub(crate) rewards: [f32; 4],

@@ -5,9 +5,12 @@
 //! (0/1 floats), `seats[N]` (the seat to act), `rewards[N*4]` (each seat's reward
 //! on this step, zero-sum), `dones[N]` (the episode ended on this step; the env
 //! was then reset and its row shows the new episode's first decision).
-//! Results are identical for every thread count.
+//! Results are identical for every thread count. A `VecEnv` saves to bytes and
+//! restores from them ([`VecEnv::save`], [`VecEnv::restore`]) like [`crate::Env`].
 
+use crate::env::{game_label, seal, unseal, RestoreError};
 use crate::game::{Action, Episode, Game, GameState};
+use serde::{Deserialize, Serialize};
 
 /// The seed of episode `k` of env `i` under base seed `base` (SplitMix64 mix).
 pub fn episode_seed(base: u64, env: usize, episode: u64) -> u64 {
@@ -40,10 +43,26 @@ pub enum VecEnvError {
     },
 }
 
-struct Slot<S> {
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+struct Slot<S: GameState> {
     state: S,
     episodes: u64,
 }
+
+/// What [`VecEnv::save`] writes.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+struct VecSnapshot<S: GameState> {
+    episode: Episode,
+    base_seed: u64,
+    slots: Vec<Slot<S>>,
+    rewards: Vec<f32>,
+    dones: Vec<bool>,
+    episodes_done: u64,
+}
+
+const VEC_MAGIC: &[u8; 8] = b"BONESVEC";
 
 /// Many environments of one game in lockstep.
 pub struct VecEnv<G: Game> {
@@ -100,6 +119,11 @@ impl<G: Game> VecEnv<G> {
         self.slots.is_empty()
     }
 
+    /// One deal or a whole game per episode.
+    pub fn episode(&self) -> Episode {
+        self.episode
+    }
+
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
@@ -108,6 +132,48 @@ impl<G: Game> VecEnv<G> {
     /// The state of env `i` (full information).
     pub fn state(&self, i: usize) -> &G::State {
         &self.slots[i].state
+    }
+
+    /// Saves every env's state, the last step's rewards and dones, and the
+    /// counters as bytes that [`VecEnv::restore`] reads back.
+    pub fn save(&self) -> Vec<u8> {
+        let snap = VecSnapshot {
+            episode: self.episode,
+            base_seed: self.base_seed,
+            slots: self.slots.iter().map(|s| Slot { state: s.state.clone(), episodes: s.episodes }).collect(),
+            rewards: self.rewards.clone(),
+            dones: self.dones.clone(),
+            episodes_done: self.episodes_done,
+        };
+        seal(VEC_MAGIC, &game_label(&self.game), &snap)
+    }
+
+    /// A `VecEnv` of `game` on `threads` threads restored from
+    /// [`VecEnv::save`]'s bytes: it continues exactly as the saved one would.
+    pub fn restore(game: G, threads: usize, bytes: &[u8]) -> Result<VecEnv<G>, RestoreError> {
+        let snap: VecSnapshot<G::State> = unseal(VEC_MAGIC, &game_label(&game), bytes)?;
+        let n = snap.slots.len();
+        if snap.rewards.len() != n * 4 || snap.dones.len() != n {
+            return Err(RestoreError::Decode("the buffers do not match the number of envs".into()));
+        }
+        let (ol, na) = (game.obs_len(), game.num_actions());
+        let mut v = VecEnv {
+            game,
+            episode: snap.episode,
+            base_seed: snap.base_seed,
+            threads: threads.max(1),
+            slots: snap.slots,
+            obs: vec![0.0; n * ol],
+            mask: vec![0.0; n * na],
+            seats: vec![0; n],
+            rewards: vec![0.0; n * 4],
+            dones: vec![false; n],
+            episodes_done: snap.episodes_done,
+        };
+        v.run(None);
+        v.rewards = snap.rewards;
+        v.dones = snap.dones;
+        Ok(v)
     }
 
     /// Applies one action per env (all validated before any is applied).

@@ -34,8 +34,9 @@ const OBS_LEN: usize = layout_len(&SEGMENTS);
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct HighCard;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct HighCardState {
+    #[serde(with = "bones_env::deal::rng_serde")]
     rng: ChaCha8Rng,
     episode: Episode,
     hands: [DominoSet; 4],

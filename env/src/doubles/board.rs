@@ -3,6 +3,7 @@
 //! matter for play; only how many open ends show each number does.
 
 use crate::domino::{Domino, DominoSet};
+use serde::{Deserialize, Serialize};
 
 /// For each set of numbers (bit n = number n), every domino showing one of them.
 const PIP_UNION: [u32; 128] = {
@@ -39,7 +40,7 @@ const DOUBLE_UNION: [u32; 128] = {
 };
 
 /// The board of one round (`Copy`, no heap).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Board {
     /// Number of open ends showing each number 0..6.
     pub open: [u8; 7],

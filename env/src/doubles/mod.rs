@@ -16,6 +16,7 @@
 //! ends; a game episode pays +1 to the winner and -1/(n-1) to the others when the
 //! game ends (and nothing on the rounds before).
 
+use serde::{Deserialize, Serialize};
 pub mod actions;
 mod board;
 mod observe;
@@ -82,7 +83,7 @@ pub enum DealError {
 }
 
 /// Doubles under a set of rules.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Doubles {
     /// Rule options (players, blocked-tie scoring, target).
     pub rules: DoublesRules,

@@ -7,6 +7,7 @@ use crate::action::Action;
 use crate::action::{ActionMask, IllegalAction};
 use crate::domino::{Domino, DominoSet};
 use crate::rules::BlockedTie;
+use serde::{Deserialize, Serialize};
 
 /// Most dominoes a boneyard can hold (two players: 28 - 2*8).
 pub const MAX_BONEYARD: usize = 12;
@@ -18,7 +19,7 @@ pub const BONEYARD_FLOOR: usize = 2;
 pub const NO_SEAT: u8 = u8::MAX;
 
 /// How a round ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum End {
     /// A player played their last domino.
     Domino,
@@ -46,7 +47,7 @@ pub const fn hand_size(players: u8) -> usize {
 }
 
 /// One Doubles round.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Round {
     /// Players at the table (seats `0..players`).
     pub players: u8,

@@ -6,9 +6,10 @@ use crate::action::Action;
 use crate::action::{ActionMask, IllegalAction};
 use crate::domino::{Domino, DominoSet};
 use crate::rules::Texas42Rules;
+use serde::{Deserialize, Serialize};
 
 /// The phase of a hand; each has its own `apply_*`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Phase {
     /// Each seat bids once, starting left of the shaker.
     Bidding,
@@ -21,7 +22,7 @@ pub enum Phase {
 }
 
 /// One trick as played.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Trick {
     /// Seat that led.
     pub leader: u8,
@@ -44,7 +45,7 @@ impl Trick {
 }
 
 /// How a finished hand ended.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// All passed under `all_pass = redeal`: thrown in.
     Redeal,
@@ -56,7 +57,7 @@ pub enum Outcome {
 }
 
 /// A Texas 42 hand.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hand {
     /// Rules in force.
     pub rules: Texas42Rules,

@@ -5,6 +5,7 @@
 //! [`Texas42View`] is what one seat may know of it, and a seat's observation is
 //! written from those facts alone.
 
+use serde::{Deserialize, Serialize};
 pub mod actions;
 mod bidding;
 mod hand;
@@ -38,7 +39,7 @@ use crate::series::{DealGame, Series};
 use rand_chacha::ChaCha8Rng;
 
 /// The game of Texas 42 under a set of rules.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Texas42 {
     /// Rule options.
     pub rules: Texas42Rules,

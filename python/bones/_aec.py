@@ -1,0 +1,152 @@
+"""PettingZoo AEC environments of the Bones games, in the style of PettingZoo's
+classic games (agents ``player_0`` ..., dict observations with an action mask)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from bones import _bones
+
+
+def _seed_bits(seed: int) -> int:
+    if isinstance(seed, (bool,)) or int(seed) != seed or not 0 <= int(seed) < 2**64:
+        raise _bones.BonesError(f"bad seed {seed!r}: expected an integer 0 <= seed < 2**64")
+    return int(seed)
+
+
+class BonesAECEnv(AECEnv):
+    """One Bones game as a PettingZoo AEC environment.
+
+    Every seat is an agent (``player_0`` ... ``player_{n-1}``); the seat to
+    move is ``agent_selection``. ``observe(agent)`` gives
+    ``{"observation": float32[obs_len], "action_mask": int8[num_actions]}``
+    (the mask is zero for agents not to move). Rewards, termination and
+    truncation are the Rust ``Env``'s: zero-sum, paid when the episode ends.
+    An illegal action raises :class:`bones.IllegalActionError` (with the legal
+    action names) and changes nothing. ``reset(seed=s)`` deals the deal of a
+    record with ``"seed": s``; later ``reset()`` calls draw their deals from a
+    stream seeded by ``s``.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "bones_v0", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str,
+        rules: Any = None,
+        players: Optional[int] = None,
+        episode: str = "hand",
+        render_mode: Optional[str] = None,
+        max_steps: Optional[int] = None,
+    ):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise _bones.BonesError(f"bad render_mode {render_mode!r}: expected None or 'ansi'")
+        self._args = dict(game=game, rules=rules, players=players, episode=episode, max_steps=max_steps)
+        self._table = _bones.Table(game, rules, players, episode, None, max_steps)
+        self.render_mode = render_mode
+        n = self._table.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_len, num_actions = self._table.obs_len, self._table.num_actions
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=0.0, high=np.inf, shape=(obs_len,), dtype=np.float32),
+                    "action_mask": spaces.Box(low=0, high=1, shape=(num_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._deal_rng: Optional[np.random.Generator] = None
+        self.agents = []
+        self.rewards = {}
+        self._cumulative_rewards = {}
+        self.terminations = {}
+        self.truncations = {}
+        self.infos = {}
+        self.agent_selection = self.possible_agents[0]
+
+    # -- spaces ---------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # -- the game -------------------------------------------------------
+    @property
+    def table(self) -> "_bones.Table":
+        """The Rust environment (full state: for tools, not for learners)."""
+        return self._table
+
+    def action_name(self, action: int) -> str:
+        """The canonical name of an action id."""
+        return self._table.action_name(int(action))
+
+    def action_id(self, name: str) -> int:
+        """The id of an action name."""
+        return self._table.action_id(name)
+
+    def observe(self, agent: str) -> dict:
+        obs, mask = self._table.observe(self.agent_name_mapping[agent])
+        return {"observation": obs, "action_mask": mask}
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        if seed is not None:
+            deal = _seed_bits(seed)
+            self._deal_rng = np.random.default_rng(deal)
+        else:
+            if self._deal_rng is None:
+                self._deal_rng = np.random.default_rng()
+            deal = int(self._deal_rng.integers(0, 2**64, dtype=np.uint64))
+        self._table.reset(deal)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self._table.seat]
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise _bones.IllegalActionError(f"{agent} is to move: None is only the action of an agent that is done")
+        # Raises IllegalActionError and changes nothing.
+        seat, term, trunc, r, _ = self._table.step(action)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: r[self.agent_name_mapping[a]] for a in self.agents}
+        if term or trunc:
+            for a in self.agents:
+                self.terminations[a] = term
+                self.truncations[a] = trunc and not term
+        else:
+            self.agent_selection = self.possible_agents[seat]
+        self._accumulate_rewards()
+        if self.render_mode == "human":  # pragma: no cover - only "ansi" is offered
+            self.render()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
+            return None
+        return self._table.render()
+
+    def close(self) -> None:
+        pass
+
+    # -- saving ---------------------------------------------------------
+    def save(self) -> bytes:
+        """The environment's Rust state as bytes (pickle and deepcopy use it too)."""
+        return self._table.save()

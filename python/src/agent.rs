@@ -1,0 +1,238 @@
+//! `bones.Agent`: an agent of a spec (`random`, `heuristic`, `highest`,
+//! `pimc:worlds=N`, `model:PATH`) for a game, acting for the seat to move of
+//! an environment (from that seat's view) or of a game record; agents that act
+//! from the observation alone (`random`, `model:PATH`) also act on an
+//! observation vector and a legal mask. And `bones.replay(record)`.
+
+use std::any::Any;
+use std::sync::Mutex;
+
+use crate::errors::{spec_error, BonesError, RecordError};
+use crate::game::{any_game, from_json, to_json};
+use crate::table::Table;
+use bones_agents::{Agent as RustAgent, AgentRng, AgentSpec, Policy, PolicyLoader, ViewOf};
+use bones_env::registry::{AnyGame, GameVisitor, RecordVisitor};
+use bones_env::{Action, ActionMask, Game, GameState, SeatView};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use rand::{Rng, SeedableRng};
+use serde_json::Value;
+
+/// The object-safe face of an agent of game `G`.
+trait DynAgent: Send {
+    /// Acts for the seat to move of `state` (a `G::State`); None when `state`
+    /// is of another game.
+    fn act_state(&mut self, state: &dyn Any, rng: &mut AgentRng) -> Option<Result<Action, String>>;
+}
+
+struct AgentOf<G: Game> {
+    game: G,
+    agent: Box<dyn RustAgent<ViewOf<G>>>,
+}
+
+impl<G: Game> DynAgent for AgentOf<G> {
+    fn act_state(&mut self, state: &dyn Any, rng: &mut AgentRng) -> Option<Result<Action, String>> {
+        let state = state.downcast_ref::<G::State>()?;
+        let Some(seat) = state.current_seat() else {
+            return Some(Err("the episode is over: there is no seat to move".into()));
+        };
+        let view = state.view(seat);
+        let a = self.agent.act(&view, rng);
+        if !view.legal().contains(a) {
+            return Some(Err(format!("the agent chose an illegal action `{}`", self.game.action_name(a))));
+        }
+        Some(Ok(a))
+    }
+}
+
+struct Build<'a>(&'a AgentSpec);
+
+impl GameVisitor for Build<'_> {
+    type Output = PyResult<Box<dyn DynAgent>>;
+    fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynAgent>> {
+        let agent = bones_train::policy_agent::factory().build(self.0, &game).map_err(spec_error)?;
+        Ok(Box::new(AgentOf { game, agent }))
+    }
+}
+
+/// How an agent acts on an observation vector, if it can.
+enum FromObs {
+    Random,
+    Policy(Box<dyn Policy>),
+    No,
+}
+
+/// An agent of `spec` for a game (`game`, `rules`, `players`), drawing its
+/// randomness from a stream seeded by `seed`.
+#[pyclass(module = "bones._bones")]
+pub struct Agent {
+    game: AnyGame,
+    spec: AgentSpec,
+    seed: u64,
+    inner: Mutex<(Box<dyn DynAgent>, AgentRng, FromObs)>,
+}
+
+impl Agent {
+    fn act_any(&self, state: &dyn Any) -> PyResult<Action> {
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (agent, rng, _) = &mut *g;
+        match agent.act_state(state, rng) {
+            None => {
+                Err(BonesError::new_err(format!("this agent plays {}, not that environment's game", self.game.name())))
+            }
+            Some(r) => r.map_err(BonesError::new_err),
+        }
+    }
+}
+
+#[pymethods]
+impl Agent {
+    #[new]
+    #[pyo3(signature = (spec, game="texas42", rules=None, players=None, seed=0))]
+    fn new(
+        spec: &str,
+        game: &str,
+        rules: Option<&Bound<'_, PyAny>>,
+        players: Option<usize>,
+        seed: u64,
+    ) -> PyResult<Agent> {
+        let g = any_game(game, rules, players)?;
+        let spec = AgentSpec::parse(spec).map_err(spec_error)?;
+        let agent = g.visit(Build(&spec))?;
+        let from_obs = match &spec {
+            AgentSpec::Random => FromObs::Random,
+            AgentSpec::Model { path } => FromObs::Policy(
+                bones_train::policy_agent::ModelLoader.load(path, g.name(), g.obs_len(), g.num_actions()).map_err(
+                    |reason| spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason }),
+                )?,
+            ),
+            _ => FromObs::No,
+        };
+        Ok(Agent { game: g, spec, seed, inner: Mutex::new((agent, AgentRng::seed_from_u64(seed), from_obs)) })
+    }
+
+    /// The spec in canonical form.
+    #[getter]
+    fn spec(&self) -> String {
+        self.spec.to_string()
+    }
+    /// The game's registry name.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.game.name()
+    }
+
+    /// The action id this agent takes for the seat to move of `env` (a
+    /// `bones` AEC or Gymnasium environment, or a `bones._bones.Table`),
+    /// acting from that seat's view only.
+    fn act(&self, env: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let table = match env.cast::<Table>() {
+            Ok(t) => t.clone(),
+            Err(_) => {
+                let inner = env.getattr("unwrapped").unwrap_or_else(|_| env.clone());
+                inner.getattr("table")?.cast_into::<Table>().map_err(|_| {
+                    BonesError::new_err("act(env): expected a bones environment (AEC, Gymnasium or Table)")
+                })?
+            }
+        };
+        let t = table.borrow();
+        if t.game().name() != self.game.name() {
+            return Err(BonesError::new_err(format!("this agent plays {}, not {}", self.game.name(), t.game().name())));
+        }
+        t.with(|inner| self.act_any(inner.state_any()))
+    }
+
+    /// The action name this agent takes for the seat to move after a game
+    /// record (a dict or a JSON line, as `bones replay` reads).
+    fn act_record(&self, record: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+        let value = record_value(record)?;
+        struct Visit<'a>(&'a Agent);
+        impl RecordVisitor for Visit<'_> {
+            type Output = PyResult<&'static str>;
+            fn visit<G: Game>(self, game: G, state: G::State) -> PyResult<&'static str> {
+                let a = self.0.act_any(&state)?;
+                Ok(game.action_name(a))
+            }
+        }
+        bones_env::replay::load_record(&value, Visit(self)).map_err(|e| RecordError::new_err(e.to_string()))?
+    }
+
+    /// The action id for an observation (`float32[obs_len]`) and its legal mask
+    /// (num_actions entries, nonzero = legal): for agents that act from the
+    /// observation alone (`random`, `model:PATH`); the others act from a seat's
+    /// view (use `act(env)` or `act_record(record)`).
+    fn act_observation(&self, observation: Vec<f32>, action_mask: Vec<f64>) -> PyResult<Action> {
+        if observation.len() != self.game.obs_len() || action_mask.len() != self.game.num_actions() {
+            return Err(BonesError::new_err(format!(
+                "expected an observation of {} floats and a mask of {} entries, got {} and {}",
+                self.game.obs_len(),
+                self.game.num_actions(),
+                observation.len(),
+                action_mask.len()
+            )));
+        }
+        let mut legal = ActionMask::EMPTY;
+        for (a, &m) in action_mask.iter().enumerate() {
+            if m != 0.0 {
+                legal = ActionMask(legal.0 | 1 << a);
+            }
+        }
+        if legal.is_empty() {
+            return Err(BonesError::new_err("the mask has no legal action"));
+        }
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (_, rng, from_obs) = &mut *g;
+        match from_obs {
+            FromObs::Random => Ok(legal.nth(rng.random_range(0..legal.len()))),
+            FromObs::Policy(p) => Ok(p.decide(&observation, legal, rng)),
+            FromObs::No => Err(BonesError::new_err(format!(
+                "`{}` acts from a seat's view, not an observation vector: use act(env) or act_record(record)",
+                self.spec
+            ))),
+        }
+    }
+
+    /// Restarts the agent's random stream from `seed`.
+    fn reseed(&self, seed: u64) {
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        g.1 = AgentRng::seed_from_u64(seed);
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Agent({:?}, game={:?}, seed={})", self.spec.to_string(), self.game.name(), self.seed)
+    }
+}
+
+/// A record given as a dict or as JSON text.
+fn record_value(record: &Bound<'_, PyAny>) -> PyResult<Value> {
+    match record.cast::<PyString>() {
+        Ok(s) => serde_json::from_str(&s.to_cow()?)
+            .map_err(|e| RecordError::new_err(format!("malformed JSON: {e}; expected one record (a JSON object)"))),
+        Err(_) => to_json(record),
+    }
+}
+
+/// Replays a game record (a dict or a JSON line, the format of `bones
+/// replay`): the record with its `result` added, as a dict. A record that
+/// cannot be replayed raises `bones.RecordError`, whose `error` attribute is
+/// the `error` object `bones replay` prints.
+#[pyfunction]
+pub fn replay<'py>(py: Python<'py>, record: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let value = record_value(record)?;
+    let (out, ok) = bones_env::replay::replay_line(&value.to_string(), 1);
+    if ok {
+        return from_json(py, &out);
+    }
+    let error = out.get("error").cloned().unwrap_or(Value::Null);
+    let message = error.get("message").and_then(Value::as_str).unwrap_or("bad record").to_string();
+    let err = RecordError::new_err(message);
+    err.value(py).setattr("error", from_json(py, &error)?)?;
+    Err(err)
+}
+
+/// Registers the class and `replay`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Agent>()?;
+    m.add_function(wrap_pyfunction!(replay, m)?)?;
+    Ok(())
+}

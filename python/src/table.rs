@@ -1,0 +1,536 @@
+//! `bones._bones.Table`: one environment of any registered game, with an
+//! optional agent in any seat. The PettingZoo AEC environments use it with no
+//! agents (Python plays every seat); the Gymnasium environments put agents in
+//! every seat but the learner's, and `step` plays them until the learner is to
+//! move or the episode ends. One generic [`Core`] over `Env<G>` is built by a
+//! registry visitor and used through the object-safe [`DynTable`].
+
+use std::any::Any;
+use std::sync::Mutex;
+
+use crate::errors::{env_error, illegal, spec_error, BonesError, RestoreError};
+use crate::game::{any_game, episode_name, from_json, legal_pairs};
+use bones_agents::{Agent, AgentRng, AgentSpec, ViewOf};
+use bones_env::registry::{AnyGame, GameVisitor};
+use bones_env::{Action, ActionMask, Env, EnvError, Episode, Game, GameState};
+use numpy::PyArray1;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyTuple};
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+/// Why a step failed, before it becomes a Python exception.
+pub enum StepError {
+    /// An illegal action: the message, the action's name and the legal actions.
+    Illegal(String, String, Vec<(usize, &'static str)>),
+    /// Any other env error.
+    Env(EnvError),
+    /// An agent in a seat chose an illegal action.
+    Agent(String),
+}
+
+impl StepError {
+    fn into_py(self, py: Python<'_>, action: i64) -> PyErr {
+        match self {
+            StepError::Illegal(msg, name, legal) => illegal(py, msg, action, &name, &legal),
+            StepError::Env(e) => env_error(e),
+            StepError::Agent(msg) => BonesError::new_err(msg),
+        }
+    }
+}
+
+/// The object-safe face of [`Core`].
+pub trait DynTable: Send {
+    /// Starts an episode dealt from `seed`; the agents' stream restarts from `agent_seed`.
+    fn reset(&mut self, seed: u64, agent_seed: u64) -> Result<(), StepError>;
+    /// Applies the acting seat's action, then lets the agents play.
+    fn step(&mut self, a: Action) -> Result<(), StepError>;
+    /// The last time step's facts: seat, terminated, truncated, steps, rewards.
+    fn last(&self) -> (Option<usize>, bool, bool, u32, [f32; 4]);
+    /// Each seat's reward on the last transition.
+    fn transition_rewards(&self) -> [f32; 4];
+    /// Writes `seat`'s observation and legal mask (zero unless it is to move).
+    fn observe(&self, seat: usize, obs: &mut [f32], mask: &mut [i8]);
+    /// The legal actions of the seat to move.
+    fn legal(&self) -> ActionMask;
+    /// The state and the agents' stream as bytes.
+    fn save(&self) -> Vec<u8>;
+    /// The table as text.
+    fn render(&self) -> String;
+    /// The current state (a `G::State`), for agents acting from outside.
+    fn state_any(&self) -> &dyn Any;
+    /// The winning side of a finished game episode.
+    fn winning_side(&self) -> Option<usize>;
+}
+
+/// An environment of `G` and the agents of its seats.
+pub struct Core<G: Game> {
+    env: Env<G>,
+    agents: Vec<Option<Box<dyn Agent<ViewOf<G>>>>>,
+    rng: AgentRng,
+    /// (seat, action) of this episode, for `render`.
+    log: Vec<(u8, u8)>,
+}
+
+/// What [`Core::save`] writes (bincode).
+#[derive(Serialize, Deserialize)]
+struct Saved {
+    env: Vec<u8>,
+    #[serde(with = "bones_env::deal::rng_serde")]
+    rng: AgentRng,
+    log: Vec<(u8, u8)>,
+}
+
+impl<G: Game> Core<G> {
+    /// Plays the agents' seats until a seat without an agent is to move or the episode ends.
+    fn advance(&mut self) -> Result<(), StepError> {
+        loop {
+            let t = self.env.last();
+            if t.terminated || t.truncated {
+                return Ok(());
+            }
+            let Some(seat) = t.seat else { return Ok(()) };
+            let Some(agent) = self.agents[seat].as_mut() else { return Ok(()) };
+            let view = self.env.state().view(seat);
+            let a = agent.act(&view, &mut self.rng);
+            if let Err(e) = self.env.step(a) {
+                return Err(StepError::Agent(format!("the agent in seat {seat} chose an illegal action: {e}")));
+            }
+            self.log.push((seat as u8, a as u8));
+        }
+    }
+}
+
+impl<G: Game> DynTable for Core<G> {
+    fn reset(&mut self, seed: u64, agent_seed: u64) -> Result<(), StepError> {
+        self.env.reset(seed);
+        self.rng = AgentRng::seed_from_u64(agent_seed);
+        self.log.clear();
+        self.advance()
+    }
+
+    fn step(&mut self, a: Action) -> Result<(), StepError> {
+        let seat = self.env.last().seat;
+        match self.env.step(a) {
+            Ok(_) => {}
+            Err(EnvError::Illegal { action, legal, .. }) => {
+                let game = self.env.game();
+                let mask = self.env.state().legal_mask();
+                let msg = format!("illegal action `{action}` (id {a}): the legal actions are {legal}");
+                return Err(StepError::Illegal(msg, action, legal_pairs(game, mask)));
+            }
+            Err(e) => return Err(StepError::Env(e)),
+        }
+        if let Some(s) = seat {
+            self.log.push((s as u8, a as u8));
+        }
+        self.advance()
+    }
+
+    fn last(&self) -> (Option<usize>, bool, bool, u32, [f32; 4]) {
+        let t = self.env.last();
+        (t.seat, t.terminated, t.truncated, t.steps, t.rewards)
+    }
+
+    fn transition_rewards(&self) -> [f32; 4] {
+        self.env.state().rewards()
+    }
+
+    fn observe(&self, seat: usize, obs: &mut [f32], mask: &mut [i8]) {
+        let state = self.env.state();
+        state.observe(seat, obs);
+        mask.fill(0);
+        if state.current_seat() == Some(seat) {
+            for a in state.legal_mask().iter() {
+                mask[a] = 1;
+            }
+        }
+    }
+
+    fn legal(&self) -> ActionMask {
+        self.env.state().legal_mask()
+    }
+
+    fn save(&self) -> Vec<u8> {
+        let saved = Saved { env: self.env.save(), rng: self.rng.clone(), log: self.log.clone() };
+        bincode::serde::encode_to_vec(&saved, bincode::config::standard()).expect("plain data always encodes")
+    }
+
+    fn render(&self) -> String {
+        render(&self.env, &self.log)
+    }
+
+    fn state_any(&self) -> &dyn Any {
+        self.env.state()
+    }
+
+    fn winning_side(&self) -> Option<usize> {
+        self.env.state().winning_side()
+    }
+}
+
+/// The table as text: the game, whose turn, every seat's dominoes, this
+/// episode's actions seat by seat, the legal actions and, at the end, the rewards.
+fn render<G: Game>(env: &Env<G>, log: &[(u8, u8)]) -> String {
+    use std::fmt::Write;
+    let game = env.game();
+    let state = env.state();
+    let t = env.last();
+    let mut s = String::new();
+    let _ = writeln!(s, "{} ({} players), step {}", game.name(), game.num_players(), t.steps);
+    let hands = state.seat_hands();
+    for (seat, hand) in hands.iter().enumerate().take(game.num_players()) {
+        let mut dominoes: Vec<String> = hand.iter().map(|d| d.to_string()).collect();
+        dominoes.reverse();
+        let mark = if t.seat == Some(seat) { " <- to move" } else { "" };
+        let _ = writeln!(s, "player_{seat} (side {}): {}{mark}", game.team_of(seat), dominoes.join(" "));
+    }
+    if !log.is_empty() {
+        let shown = log.len().saturating_sub(40);
+        let _ = write!(
+            s,
+            "actions{}:",
+            if shown > 0 { format!(" (last {} of {})", log.len() - shown, log.len()) } else { String::new() }
+        );
+        for &(seat, a) in &log[shown..] {
+            let _ = write!(s, " {seat}:{}", game.action_name(a as usize));
+        }
+        s.push('\n');
+    }
+    if let Some(seat) = t.seat {
+        let legal: Vec<&str> = state.legal_mask().iter().map(|a| game.action_name(a)).collect();
+        let _ = writeln!(s, "player_{seat} to move; legal: {}", legal.join(" "));
+    } else {
+        let r: Vec<String> = t.rewards[..game.num_players()].iter().map(|r| format!("{r:+.3}")).collect();
+        let end = if t.truncated { "truncated" } else { "over" };
+        let _ = writeln!(s, "episode {end}; rewards: {}", r.join(" "));
+    }
+    s
+}
+
+/// Builds a [`Core`] for the concrete game (a registry visit).
+struct Build<'a> {
+    episode: Episode,
+    max_steps: Option<u32>,
+    specs: &'a [Option<AgentSpec>],
+    saved: Option<&'a [u8]>,
+}
+
+impl GameVisitor for Build<'_> {
+    type Output = PyResult<Box<dyn DynTable>>;
+    fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynTable>> {
+        let factory = bones_train::policy_agent::factory();
+        let mut agents = Vec::new();
+        for seat in 0..game.num_players() {
+            agents.push(match self.specs.get(seat).and_then(|s| s.as_ref()) {
+                Some(spec) => Some(factory.build(spec, &game).map_err(spec_error)?),
+                None => None,
+            });
+        }
+        let core = match self.saved {
+            None => {
+                let mut env = Env::new(game, self.episode);
+                env.max_steps = self.max_steps;
+                Core { env, agents, rng: AgentRng::seed_from_u64(0), log: Vec::new() }
+            }
+            Some(bytes) => {
+                let (saved, used): (Saved, usize) =
+                    bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+                        .map_err(|e| RestoreError::new_err(format!("the saved environment cannot be decoded: {e}")))?;
+                if used != bytes.len() {
+                    return Err(RestoreError::new_err("the saved environment has bytes left over"));
+                }
+                let env = Env::restore(game, &saved.env).map_err(env_error)?;
+                Core { env, agents, rng: saved.rng, log: saved.log }
+            }
+        };
+        Ok(Box::new(core))
+    }
+}
+
+/// What `Table.step` returns: seat, terminated, truncated, transition rewards, rewards.
+type StepOut = (Option<usize>, bool, bool, Vec<f32>, Vec<f32>);
+
+/// An observation and its legal mask, as numpy arrays.
+type ObsAndMask<'py> = (Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>);
+
+/// One environment of a registered game (`game`, `rules`, `players`), one
+/// deal (`episode="hand"`) or a whole game (`"game"`), with agents (spec
+/// strings) in the seats of `agents` that are not None.
+#[pyclass(module = "bones._bones")]
+pub struct Table {
+    inner: Mutex<Box<dyn DynTable>>,
+    game: AnyGame,
+    episode: Episode,
+    max_steps: Option<u32>,
+    specs: Vec<Option<String>>,
+}
+
+impl Table {
+    /// The inner table (the lock is never poisoned: nothing in it panics on input).
+    pub fn with<T>(&self, f: impl FnOnce(&mut Box<dyn DynTable>) -> T) -> T {
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut guard)
+    }
+    /// The game.
+    pub fn game(&self) -> AnyGame {
+        self.game
+    }
+}
+
+fn parse_specs(specs: &[Option<String>], players: usize) -> PyResult<Vec<Option<AgentSpec>>> {
+    if specs.len() > players {
+        return Err(BonesError::new_err(format!("{} agents given for {players} seats", specs.len())));
+    }
+    specs.iter().map(|s| s.as_deref().map(AgentSpec::parse).transpose().map_err(spec_error)).collect()
+}
+
+#[pymethods]
+impl Table {
+    #[new]
+    #[pyo3(signature = (game, rules=None, players=None, episode="hand", agents=None, max_steps=None))]
+    fn new(
+        game: &str,
+        rules: Option<&Bound<'_, PyAny>>,
+        players: Option<usize>,
+        episode: &str,
+        agents: Option<Vec<Option<String>>>,
+        max_steps: Option<u32>,
+    ) -> PyResult<Table> {
+        let g = any_game(game, rules, players)?;
+        Table::build(g, crate::game::episode(episode)?, max_steps, agents.unwrap_or_default(), None)
+    }
+
+    /// Starts an episode dealt from `seed` (the deal of a record with that
+    /// `seed`); the agents draw from a stream seeded by `agent_seed`.
+    #[pyo3(signature = (seed, agent_seed=0))]
+    fn reset(&self, py: Python<'_>, seed: u64, agent_seed: u64) -> PyResult<()> {
+        self.with(|t| t.reset(seed, agent_seed)).map_err(|e| e.into_py(py, -1))
+    }
+
+    /// Applies the action (an id) of the seat to move; then the agents play.
+    /// Returns `(seat, terminated, truncated, transition_rewards, rewards)`
+    /// (as the properties of those names).
+    fn step(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<StepOut> {
+        let id: i64 = action.extract().map_err(|_| {
+            BonesError::new_err(format!(
+                "an action is an integer id, got {}",
+                action.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
+        let num_actions = self.game.num_actions();
+        if id < 0 || id as usize >= num_actions {
+            return self.with(|t| {
+                let legal: Vec<(usize, &str)> = t.legal().iter().map(|a| (a, self.game.action_name(a))).collect();
+                let names: Vec<&str> = legal.iter().map(|(_, n)| *n).collect();
+                let msg = format!(
+                    "illegal action id {id}: ids run 0..{num_actions}; the legal actions are {}",
+                    names.join(", ")
+                );
+                Err(illegal(py, msg, id, "?", &legal))
+            });
+        }
+        let n = self.game.num_players();
+        self.with(|t| {
+            t.step(id as usize)?;
+            let (seat, term, trunc, _, rewards) = t.last();
+            Ok((seat, term, trunc, t.transition_rewards()[..n].to_vec(), rewards[..n].to_vec()))
+        })
+        .map_err(|e: StepError| e.into_py(py, id))
+    }
+
+    /// The seat to move (None when the episode is over).
+    #[getter]
+    fn seat(&self) -> Option<usize> {
+        self.with(|t| t.last().0)
+    }
+    /// The episode ended by the rules.
+    #[getter]
+    fn terminated(&self) -> bool {
+        self.with(|t| t.last().1)
+    }
+    /// The episode was cut off by `max_steps`.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.with(|t| t.last().2)
+    }
+    /// Decisions taken this episode.
+    #[getter]
+    fn steps(&self) -> u32 {
+        self.with(|t| t.last().3)
+    }
+    /// Each seat's reward since it last acted (the Rust `TimeStep.rewards`).
+    #[getter]
+    fn rewards(&self) -> Vec<f32> {
+        let n = self.game.num_players();
+        self.with(|t| t.last().4[..n].to_vec())
+    }
+    /// Each seat's reward on the last transition.
+    #[getter]
+    fn transition_rewards(&self) -> Vec<f32> {
+        let n = self.game.num_players();
+        self.with(|t| t.transition_rewards()[..n].to_vec())
+    }
+    /// The winning side (team or seat) of a finished whole game.
+    #[getter]
+    fn winning_side(&self) -> Option<usize> {
+        self.with(|t| t.winning_side())
+    }
+    /// The legal action ids of the seat to move.
+    fn legal_ids(&self) -> Vec<usize> {
+        self.with(|t| t.legal().iter().collect())
+    }
+    /// The legal action names of the seat to move.
+    fn legal_names(&self) -> Vec<&'static str> {
+        self.with(|t| t.legal().iter().map(|a| self.game.action_name(a)).collect())
+    }
+
+    /// `seat`'s observation (`float32[obs_len]`) and legal mask (`int8[num_actions]`,
+    /// zero unless it is to move), as new arrays.
+    fn observe<'py>(&self, py: Python<'py>, seat: usize) -> PyResult<ObsAndMask<'py>> {
+        if seat >= self.game.num_players() {
+            return Err(BonesError::new_err(format!("no seat {seat}: seats run 0..{}", self.game.num_players())));
+        }
+        let mut obs = vec![0.0f32; self.game.obs_len()];
+        let mut mask = vec![0i8; self.game.num_actions()];
+        self.with(|t| t.observe(seat, &mut obs, &mut mask));
+        Ok((PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask)))
+    }
+
+    /// The table as text.
+    fn render(&self) -> String {
+        self.with(|t| t.render())
+    }
+
+    /// The canonical name of an action id.
+    fn action_name(&self, action: usize) -> PyResult<&'static str> {
+        if action >= self.game.num_actions() {
+            return Err(BonesError::new_err(format!("no action id {action}: ids run 0..{}", self.game.num_actions())));
+        }
+        Ok(self.game.action_name(action))
+    }
+    /// The id of an action name (canonical or an accepted alias).
+    fn action_id(&self, name: &str) -> PyResult<usize> {
+        self.game.parse_action(name).map_err(|e| BonesError::new_err(e.to_string()))
+    }
+
+    /// The registry name of the game.
+    #[getter]
+    fn game_name(&self) -> &'static str {
+        self.game.name()
+    }
+    /// Seats at the table.
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    /// Size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.game.num_actions()
+    }
+    /// Length of an observation.
+    #[getter]
+    fn obs_len(&self) -> usize {
+        self.game.obs_len()
+    }
+    /// The complete rules object.
+    #[getter]
+    fn rules<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        from_json(py, &self.game.rules_json())
+    }
+    /// `"hand"` or `"game"`.
+    #[getter]
+    fn episode(&self) -> &'static str {
+        episode_name(self.episode)
+    }
+    /// The agent specs by seat.
+    #[getter]
+    fn agents(&self) -> Vec<Option<String>> {
+        self.specs.clone()
+    }
+
+    /// The environment as bytes (`Table.restore` reads them).
+    fn save<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.with(|t| t.save()))
+    }
+
+    /// A table restored from `save()`'s bytes, for the same game, rules,
+    /// players, episode, agents and `max_steps`.
+    #[staticmethod]
+    #[pyo3(signature = (data, game, rules=None, players=None, episode="hand", agents=None, max_steps=None))]
+    fn restore(
+        data: &[u8],
+        game: &str,
+        rules: Option<&Bound<'_, PyAny>>,
+        players: Option<usize>,
+        episode: &str,
+        agents: Option<Vec<Option<String>>>,
+        max_steps: Option<u32>,
+    ) -> PyResult<Table> {
+        let g = any_game(game, rules, players)?;
+        Table::build(g, crate::game::episode(episode)?, max_steps, agents.unwrap_or_default(), Some(data))
+    }
+
+    /// Pickling: restore from the saved bytes (`model:PATH` agents are loaded
+    /// again from their path).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let restore = py.import("bones._bones")?.getattr("restore_table")?;
+        let args = (
+            this.save(py),
+            this.game.name(),
+            this.game.rules_json().to_string(),
+            this.game.num_players(),
+            episode_name(this.episode),
+            this.specs.clone(),
+            this.max_steps,
+        );
+        Ok((restore, args.into_pyobject(py)?))
+    }
+
+    /// An independent copy.
+    fn copy(&self) -> PyResult<Table> {
+        let bytes = self.with(|t| t.save());
+        Table::build(self.game, self.episode, self.max_steps, self.specs.clone(), Some(&bytes))
+    }
+}
+
+impl Table {
+    fn build(
+        game: AnyGame,
+        episode: Episode,
+        max_steps: Option<u32>,
+        specs: Vec<Option<String>>,
+        saved: Option<&[u8]>,
+    ) -> PyResult<Table> {
+        let parsed = parse_specs(&specs, game.num_players())?;
+        let inner = game.visit(Build { episode, max_steps, specs: &parsed, saved })?;
+        let mut specs: Vec<Option<String>> = parsed.iter().map(|s| s.as_ref().map(|s| s.to_string())).collect();
+        specs.resize(game.num_players(), None);
+        Ok(Table { inner: Mutex::new(inner), game, episode, max_steps, specs })
+    }
+}
+
+/// A table restored from `Table.save()`'s bytes (what unpickling calls).
+#[pyfunction]
+#[pyo3(signature = (data, game, rules=None, players=None, episode="hand", agents=None, max_steps=None))]
+pub fn restore_table(
+    data: &[u8],
+    game: &str,
+    rules: Option<&Bound<'_, PyAny>>,
+    players: Option<usize>,
+    episode: &str,
+    agents: Option<Vec<Option<String>>>,
+    max_steps: Option<u32>,
+) -> PyResult<Table> {
+    Table::restore(data, game, rules, players, episode, agents, max_steps)
+}
+
+/// Registers the class.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Table>()?;
+    m.add_function(wrap_pyfunction!(restore_table, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds the `bones` wheel with maturin into the
+# repository's own target dir (CARGO_TARGET_DIR=target, the one `cargo build
+# --release --locked` fills: the wheel shares its dependency artifacts),
+# installs it into the venv .venv-py with the test dependencies, and runs pytest.
+#
+#   scripts/ci_python.sh [PYTEST ARGS ...]
+#
+# CI calls it after `cargo build --release --locked`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+venv=.venv-py
+export CARGO_TARGET_DIR="$root/target"
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --upgrade pip
+fi
+# The test dependencies. The `ray` engineer's extras go on the second line
+# (bones.ray needs ray; it is not a dependency of the package itself).
+"$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest
+# (ray: "$venv/bin/pip" install --quiet "ray[default]")
+wheels=$(mktemp -d)
+trap 'rm -rf "$wheels"' EXIT
+"$venv/bin/maturin" build --release --locked --quiet -m python/Cargo.toml -o "$wheels" \
+    --interpreter "$venv/bin/python"
+# --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
+"$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
+cd python
+"$root/$venv/bin/python" -m pytest -q "$@"
