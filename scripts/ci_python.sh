@@ -26,5 +26,6 @@ trap 'rm -rf "$wheels"' EXIT
     --interpreter "$venv/bin/python"
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
-cd python
-"$root/$venv/bin/python" -m pytest -q "$@"
+# The pytest script (not `python -m pytest`, which would put the source tree
+# on sys.path): the tests import the installed package.
+"$venv/bin/pytest" -q -p no:cacheprovider python/tests "$@"

@@ -64,6 +64,7 @@ class BonesAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self._deal_rng: Optional[np.random.Generator] = None
+        self._deal_base: Optional[int] = None
         self.agents = []
         self.rewards = {}
         self._cumulative_rewards = {}
@@ -100,10 +101,11 @@ class BonesAECEnv(AECEnv):
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         if seed is not None:
             deal = _seed_bits(seed)
-            self._deal_rng = np.random.default_rng(deal)
+            # The stream of later unseeded deals, made when first needed.
+            self._deal_rng, self._deal_base = None, deal
         else:
             if self._deal_rng is None:
-                self._deal_rng = np.random.default_rng()
+                self._deal_rng = np.random.default_rng(self._deal_base)
             deal = int(self._deal_rng.integers(0, 2**64, dtype=np.uint64))
         self._table.reset(deal)
         self.agents = self.possible_agents[:]
@@ -124,7 +126,9 @@ class BonesAECEnv(AECEnv):
         # Raises IllegalActionError and changes nothing.
         seat, term, trunc, r, _ = self._table.step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = {a: r[self.agent_name_mapping[a]] for a in self.agents}
+        self.rewards = dict(zip(self.possible_agents, r)) if len(self.agents) == len(r) else {
+            a: r[self.agent_name_mapping[a]] for a in self.agents
+        }
         if term or trunc:
             for a in self.agents:
                 self.terminations[a] = term

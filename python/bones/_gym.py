@@ -154,8 +154,16 @@ class Texas42Env(BonesSingleAgentEnv):
 class DoublesEnv(BonesSingleAgentEnv):
     """``bones/Doubles-v0``: the learner in ``seat`` of ``players``; ``opponents`` is an agent spec."""
 
-    def __init__(self, players: int = 4, rules: Any = None, seat: int = 0, opponents: str = "random", **kwargs):
-        super().__init__("doubles", rules, players, seat, opponents, None, **kwargs)
+    def __init__(
+        self,
+        players: int = 4,
+        rules: Any = None,
+        seat: int = 0,
+        opponents: str = "random",
+        partner: Optional[str] = None,
+        **kwargs,
+    ):
+        super().__init__("doubles", rules, players, seat, opponents, partner, **kwargs)
 
 
 def register_envs() -> None:

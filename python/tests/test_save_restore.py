@@ -38,6 +38,8 @@ def test_aec_envs_restore_and_continue_exactly(make, how):
     rng = np.random.default_rng(1)
     for _ in range(int(rng.integers(3, 25))):
         agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
     clone = pickle.loads(pickle.dumps(env)) if how == "pickle" else copy.deepcopy(env)
     assert clone.agent_selection == env.agent_selection
