@@ -151,7 +151,8 @@ pub fn evaluate<'py>(
     let s = setup(py, a, b, game, rules, players, hands, games)?;
     let threads = threads_or_all(threads)?;
     let shard = play(py, &s, seed, threads, 0..deals_of(&s)?)?;
-    let json = s.game.visit(Merge { shards: std::slice::from_ref(&shard) }).map_err(|e| BonesError::new_err(e.to_string()))?;
+    let json =
+        s.game.visit(Merge { shards: std::slice::from_ref(&shard) }).map_err(|e| BonesError::new_err(e.to_string()))?;
     from_json(py, &json)
 }
 
@@ -190,10 +191,10 @@ pub fn _evaluate_shard(
     game: &str,
     rules: Option<&Bound<'_, PyAny>>,
     players: Option<usize>,
-    threads: Option<usize>,
+    threads: usize,
 ) -> PyResult<String> {
     let s = setup(py, a, b, game, rules, players, hands, games)?;
-    let shard = play(py, &s, seed, threads_or_all(threads)?, start..end)?;
+    let shard = play(py, &s, seed, threads_or_all(Some(threads))?, start..end)?;
     serde_json::to_string(&shard).map_err(|e| BonesError::new_err(e.to_string()))
 }
 
