@@ -46,7 +46,7 @@ def test_more_workers_than_deals_and_one_worker(local_ray):
 
 def test_shards_merge_in_any_order_and_bad_sets_are_refused():
     kw = dict(hands=40, seed=11)
-    deals = _bones._eval_deals("heuristic", "random", **kw)
+    deals = _bones._eval_deals("heuristic", "random", hands=40)
     assert deals == 20
     ranges = bones.ray.shard_ranges(deals, 3)
     assert ranges == [(0, 6), (6, 13), (13, 20)]
