@@ -111,7 +111,8 @@ def build_config(args):
 
     return (
         PPOConfig()
-        .environment(ENV_NAME, env_config={"rules": args.rules})
+        # RLlib's env checker steps unmasked random actions, which the env refuses.
+        .environment(ENV_NAME, env_config={"rules": args.rules}, disable_env_checking=True)
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_runner, num_cpus_per_env_runner=1)
         .learners(num_learners=0)
         .multi_agent(policies={POLICY}, policy_mapping_fn=lambda agent_id, episode, **kw: POLICY)
