@@ -136,9 +136,9 @@ fn bad_shards_are_refused_with_a_reason() {
     let (s0, s1, s2) = (shard(0..4, &opts).unwrap(), shard(4..10, &opts).unwrap(), shard(3..10, &opts).unwrap());
     assert!(merge_shards(&game, &[s0.clone(), s1.clone()]).is_ok());
     assert_eq!(merge_shards(&game, &[]).unwrap_err(), MergeError::NoShards);
-    let e = merge_shards(&game, &[s0.clone()]).unwrap_err();
+    let e = merge_shards(&game, std::slice::from_ref(&s0)).unwrap_err();
     assert!(matches!(e, MergeError::Coverage { deals: 10, .. }) && e.to_string().contains("4..10 are missing"), "{e}");
-    let e = merge_shards(&game, &[s1.clone()]).unwrap_err();
+    let e = merge_shards(&game, std::slice::from_ref(&s1)).unwrap_err();
     assert!(e.to_string().contains("0..4 are missing"), "{e}");
     let e = merge_shards(&game, &[s0.clone(), s2]).unwrap_err();
     assert!(e.to_string().contains("in two shards"), "{e}");
