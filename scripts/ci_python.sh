@@ -16,10 +16,10 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --upgrade pip
 fi
-# The test dependencies. The `ray` engineer's extras go on the second line
-# (bones.ray needs ray; it is not a dependency of the package itself).
+# The test dependencies; ray for bones.ray's tests (it is not a dependency of
+# the package itself: bones.ray imports it only when called).
 "$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest
-# (ray: "$venv/bin/pip" install --quiet "ray[default]")
+"$venv/bin/pip" install --quiet ray
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT
 "$venv/bin/maturin" build --release --locked --quiet -m python/Cargo.toml -o "$wheels" \

@@ -24,7 +24,17 @@
 //! is split by deal index over `std::thread::scope` threads, and results are
 //! summed in deal order, so a report is the same for every thread count. Agents
 //! are built once per thread and must act from the view and the given stream only.
+//!
+//! **Shards.** The deals of one evaluation can be played in pieces, anywhere:
+//! [`evaluate_shard`] plays the deals `start..end` of the same seeded sequence and
+//! returns a [`Shard`] (serde, so it travels as JSON between processes or
+//! machines) holding each deal's own results, and [`merge_shards`] joins shards
+//! that cover `0..`[`deal_count`] into the [`EvalReport`] that [`evaluate`] gives
+//! for the same seed: the deals are summed in deal order, so every figure is the
+//! same to the bit, whatever the split (only the wall-clock `agent_seconds`
+//! differ, as they do between any two runs).
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -34,9 +44,11 @@ use crate::factory::{AgentFactory, ViewOf};
 use crate::spec::{AgentSpec, SpecError};
 use bones_env::{DealOutcome, Episode, Game, GameState};
 use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
 
 /// How much to play.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Amount {
     /// Whole games (to the target), in total over both seatings.
     Games(u64),
@@ -68,7 +80,7 @@ pub struct Estimate {
 }
 
 /// Texas 42 contracts of one side: how often it won the auction and how it fared.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Contracts {
     /// Hands this side declared (hands thrown in are not counted).
     pub declared: u64,
@@ -172,6 +184,42 @@ pub enum ArenaError {
     /// Nothing to play.
     #[error("nothing to play: ask for at least one game or hand")]
     Empty,
+    /// A shard's deals are not deals of the evaluation.
+    #[error("deals {start}..{end} are not a range of this evaluation's deals 0..{deals}")]
+    Range {
+        /// First deal asked for.
+        start: u64,
+        /// One past the last deal asked for.
+        end: u64,
+        /// The evaluation's deals.
+        deals: u64,
+    },
+}
+
+/// Why shards cannot be merged into one report.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MergeError {
+    /// No shard given.
+    #[error("no shards to merge")]
+    NoShards,
+    /// Two shards (or a shard and the game) are not of the same evaluation.
+    #[error("shards of different evaluations: {field} is {found} in one and {expected} in another")]
+    Mismatch {
+        /// What differs (`game`, `agents`, `amount`, `seed`, `players`, `sides`).
+        field: &'static str,
+        /// The first shard's value (or the game's).
+        expected: String,
+        /// The other value.
+        found: String,
+    },
+    /// The shards do not cover the deals exactly once, in order.
+    #[error("the shards do not cover deals 0..{deals} exactly once: {detail}")]
+    Coverage {
+        /// The evaluation's deals.
+        deals: u64,
+        /// The first gap or overlap.
+        detail: String,
+    },
 }
 
 // ---------------------------------------------------------------------------
@@ -260,48 +308,74 @@ fn agent_rng(deal_seed: u64, seating: usize) -> AgentRng {
     AgentRng::seed_from_u64(mix(deal_seed ^ mix(0xA6E7 + seating as u64)))
 }
 
-/// What one duplicate group (one deal, every seating) produced.
-#[derive(Copy, Clone, Debug, Default)]
-struct Group {
-    games: u64,
-    hands: u64,
-    wins: f64,
-    trials: u64,
-    /// Texas 42: marks difference; Doubles: round score difference.
-    diff: f64,
-    /// Texas 42: points difference.
-    points: f64,
+/// What one duplicate deal (every seating of it) produced: the figures an
+/// [`EvalReport`] is summed from. Floats are serialised as their IEEE-754 bits
+/// (a `u64`) so that a report merged from shards is the same to the bit after
+/// any trip through JSON.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DealResult {
+    /// Whole games played (0 when playing hands).
+    pub games: u64,
+    /// Hands (rounds) played.
+    pub hands: u64,
+    /// A's wins (a tie counts a half).
+    #[serde(with = "f64_bits")]
+    pub wins: f64,
+    /// Games (or hands) the wins count.
+    pub trials: u64,
+    /// Texas 42: A-minus-B marks; Doubles: A's round score minus the B seats' mean.
+    #[serde(with = "f64_bits")]
+    pub diff: f64,
+    /// Texas 42: A-minus-B points taken.
+    #[serde(with = "f64_bits")]
+    pub points: f64,
     /// Texas 42: contracts declared by A's team and B's team.
-    contracts: [Contracts; 2],
-    /// The deals reported points taken in play (Texas 42).
-    trick_points: bool,
-    decisions: [u64; 2],
-    nanos: [u64; 2],
+    pub contracts: [Contracts; 2],
+    /// The deal reported points taken in play (Texas 42).
+    pub trick_points: bool,
+    /// Decisions taken by A and B.
+    pub decisions: [u64; 2],
+    /// Nanoseconds A and B spent choosing (wall clock).
+    pub nanos: [u64; 2],
+}
+
+/// Serde for an `f64` as its bits, exact in any format.
+mod f64_bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(x.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        u64::deserialize(d).map(f64::from_bits)
+    }
 }
 
 /// A thread's two agents, A then B.
 type Pair<V> = [Box<dyn Agent<V>>; 2];
 
 /// Plays one duplicate group with a thread's agents.
-type PlayGroup<'a, V> = dyn Fn(u64, &mut Pair<V>) -> Result<Group, ArenaError> + Sync + 'a;
+type PlayGroup<'a, V> = dyn Fn(u64, &mut Pair<V>) -> Result<DealResult, ArenaError> + Sync + 'a;
 
 /// Builds agent A (`0`) or B (`1`) for one worker thread.
 pub type MakeAgent<'a, V> = dyn Fn(usize) -> Result<Box<dyn Agent<V>>, SpecError> + Sync + 'a;
 
-/// Runs `groups` duplicate groups over `threads` threads; `play(i, agents)` plays
-/// group `i` with this thread's agents. Results come back in group order.
+/// Runs the duplicate groups `range` over `threads` threads; `play(i, agents)`
+/// plays group `i` with this thread's agents. Results come back in group order.
 fn run_pool<V>(
     make: &MakeAgent<V>,
-    groups: u64,
+    range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     play: &PlayGroup<V>,
-) -> Result<Vec<Group>, ArenaError> {
+) -> Result<Vec<DealResult>, ArenaError> {
+    let groups = range.end - range.start;
     // Build once here so that a bad spec fails before any thread starts.
     make(0)?;
     make(1)?;
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Group>>> = Mutex::new(vec![None; groups as usize]);
+    let results: Mutex<Vec<Option<DealResult>>> = Mutex::new(vec![None; groups as usize]);
     let failure: Mutex<Option<ArenaError>> = Mutex::new(None);
     let threads = threads.clamp(1, groups.max(1) as usize);
     std::thread::scope(|scope| {
@@ -322,7 +396,7 @@ fn run_pool<V>(
                     if i >= groups {
                         return;
                     }
-                    match play(i, &mut agents) {
+                    match play(range.start + i, &mut agents) {
                         Ok(g) => {
                             progress(if g.games > 0 { g.games } else { g.hands });
                             results.lock().expect("lock")[i as usize] = Some(g);
@@ -343,7 +417,7 @@ fn run_pool<V>(
 }
 
 /// Adds one finished deal, seen from A's side `a`, to the group.
-fn count_deal(g: &mut Group, d: &DealOutcome, a: usize, sides: usize, episode: Episode) {
+fn count_deal(g: &mut DealResult, d: &DealOutcome, a: usize, sides: usize, episode: Episode) {
     g.diff += d.score_margin(a, sides);
     if let Some(p) = d.points_margin(a, sides) {
         g.points += p;
@@ -368,9 +442,9 @@ fn summarise(
     players: usize,
     sides: usize,
     amount: Amount,
-    groups: &[Group],
+    groups: &[DealResult],
 ) -> EvalReport {
-    let mut total = Group::default();
+    let mut total = DealResult::default();
     for g in groups {
         total.games += g.games;
         total.hands += g.hands;
@@ -418,15 +492,24 @@ fn summarise(
     }
 }
 
-fn group_count(amount: Amount, seatings: u64) -> Result<(u64, Episode), ArenaError> {
-    let (n, ep) = match amount {
-        Amount::Games(n) => (n, Episode::Game),
-        Amount::Hands(n) => (n, Episode::Hand),
+fn episode_of(amount: Amount) -> Episode {
+    match amount {
+        Amount::Games(_) => Episode::Game,
+        Amount::Hands(_) => Episode::Hand,
+    }
+}
+
+/// The duplicate deals an evaluation of `amount` plays when each deal is played
+/// once per each of `seatings` (the game's sides): the amount rounded up to whole
+/// deals. With [`Amount::Games`] a deal is a whole game.
+pub fn deal_count(amount: Amount, seatings: usize) -> Result<u64, ArenaError> {
+    let n = match amount {
+        Amount::Games(n) | Amount::Hands(n) => n,
     };
     if n == 0 {
         return Err(ArenaError::Empty);
     }
-    Ok((n.div_ceil(seatings), ep))
+    Ok(n.div_ceil(seatings.max(1) as u64))
 }
 
 /// Evaluates A (`specs[0]`) against B (`specs[1]`) on duplicate deals of `game`:
@@ -453,11 +536,74 @@ pub fn evaluate_with<G: Game>(
     opts: &EvalOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<EvalReport, ArenaError> {
+    let deals = deal_count(opts.amount, game.num_sides())?;
+    let shard = evaluate_shard_with(game, names, make, opts, 0..deals, progress)?;
+    Ok(summarise(game.name(), shard.agents, game.num_players(), game.num_sides(), opts.amount, &shard.deals))
+}
+
+/// The deals `start..end` of an evaluation, played and kept deal by deal so that
+/// shards can be merged into the report of the whole evaluation
+/// ([`merge_shards`]). Serialisable: a shard travels as JSON.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shard {
+    /// The game's name.
+    pub game: String,
+    /// The two spec strings, A then B.
+    pub agents: [String; 2],
+    /// Players at the table.
+    pub players: usize,
+    /// Sides competing for a win.
+    pub sides: usize,
+    /// The whole evaluation's amount (not this shard's).
+    pub amount: Amount,
+    /// Base seed of the deals.
+    pub seed: u64,
+    /// Index of the first deal.
+    pub start: u64,
+    /// The results of deals `start..start + deals.len()`, in deal order.
+    pub deals: Vec<DealResult>,
+}
+
+impl Shard {
+    /// One past the index of the last deal.
+    pub fn end(&self) -> u64 {
+        self.start + self.deals.len() as u64
+    }
+}
+
+/// Plays the deals `range` (indices into the evaluation's seeded sequence of
+/// [`deal_count`] deals) of the evaluation of A (`specs[0]`) against B
+/// (`specs[1]`) that [`evaluate`] would run with `opts`; `opts.threads` threads.
+pub fn evaluate_shard<G: Game>(
+    game: &G,
+    specs: [&AgentSpec; 2],
+    factory: &AgentFactory,
+    opts: &EvalOptions,
+    range: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Shard, ArenaError> {
+    let make = |who: usize| factory.build(specs[who], game);
+    evaluate_shard_with(game, [specs[0].to_string(), specs[1].to_string()], &make, opts, range, progress)
+}
+
+/// [`evaluate_shard`] with agents built by `make` and reported under `names`.
+pub fn evaluate_shard_with<G: Game>(
+    game: &G,
+    names: [String; 2],
+    make: &MakeAgent<ViewOf<G>>,
+    opts: &EvalOptions,
+    range: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Shard, ArenaError> {
     let sides = game.num_sides();
-    let (groups, episode) = group_count(opts.amount, sides as u64)?;
-    let play = |i: u64, agents: &mut Pair<ViewOf<G>>| -> Result<Group, ArenaError> {
+    let deals = deal_count(opts.amount, sides)?;
+    if range.start > range.end || range.end > deals {
+        return Err(ArenaError::Range { start: range.start, end: range.end, deals });
+    }
+    let episode = episode_of(opts.amount);
+    let play = |i: u64, agents: &mut Pair<ViewOf<G>>| -> Result<DealResult, ArenaError> {
         let seed = deal_seed(opts.seed, i);
-        let mut g = Group::default();
+        let mut g = DealResult::default();
         for a_side in 0..sides {
             let mut rng = agent_rng(seed, a_side);
             let mut st = game.new_state(seed, episode);
@@ -489,8 +635,85 @@ pub fn evaluate_with<G: Game>(
         }
         Ok(g)
     };
-    let results = run_pool(make, groups, opts.threads, progress, &play)?;
-    Ok(summarise(game.name(), names.clone(), game.num_players(), sides, opts.amount, &results))
+    let start = range.start;
+    let results = run_pool(make, range, opts.threads, progress, &play)?;
+    Ok(Shard {
+        game: game.name().to_string(),
+        agents: names,
+        players: game.num_players(),
+        sides,
+        amount: opts.amount,
+        seed: opts.seed,
+        start,
+        deals: results,
+    })
+}
+
+/// Splits the deals of an evaluation into `shards` contiguous ranges of sizes
+/// that differ by at most one (empty ranges when there are fewer deals).
+pub fn shard_ranges(deals: u64, shards: u64) -> Vec<Range<u64>> {
+    let shards = shards.max(1);
+    (0..shards).map(|k| deals * k / shards..deals * (k + 1) / shards).collect()
+}
+
+/// Joins shards of one evaluation of `game` (in any order) into its report: the
+/// same [`EvalReport`] as [`evaluate`] with the same seed and amount, to the bit
+/// (only `agent_seconds`, wall-clock time, differs from run to run). The shards
+/// must cover deals `0..`[`deal_count`] exactly once; empty shards are allowed.
+pub fn merge_shards<G: Game>(game: &G, shards: &[Shard]) -> Result<EvalReport, MergeError> {
+    let first = shards.first().ok_or(MergeError::NoShards)?;
+    let mismatch =
+        |field: &'static str, expected: String, found: String| Err(MergeError::Mismatch { field, expected, found });
+    let expect = [
+        ("game", game.name().to_string()),
+        ("players", game.num_players().to_string()),
+        ("sides", game.num_sides().to_string()),
+        ("agents", format!("{:?}", first.agents)),
+        ("amount", format!("{:?}", first.amount)),
+        ("seed", first.seed.to_string()),
+    ];
+    for s in shards {
+        let found = [
+            s.game.clone(),
+            s.players.to_string(),
+            s.sides.to_string(),
+            format!("{:?}", s.agents),
+            format!("{:?}", s.amount),
+            s.seed.to_string(),
+        ];
+        for ((field, expected), found) in expect.iter().zip(found) {
+            if *expected != found {
+                return mismatch(field, expected.clone(), found);
+            }
+        }
+    }
+    let deals = deal_count(first.amount, game.num_sides())
+        .map_err(|e| MergeError::Coverage { deals: 0, detail: e.to_string() })?;
+    let mut order: Vec<&Shard> = shards.iter().filter(|s| !s.deals.is_empty()).collect();
+    order.sort_by_key(|s| s.start);
+    let mut next = 0;
+    let mut all = Vec::with_capacity(deals as usize);
+    for s in order {
+        if s.start != next {
+            let detail = if s.start > next {
+                format!("deals {next}..{} are missing", s.start)
+            } else {
+                format!("deals {}..{} are in two shards", s.start, next.min(s.end()))
+            };
+            return Err(MergeError::Coverage { deals, detail });
+        }
+        all.extend_from_slice(&s.deals);
+        next = s.end();
+    }
+    if next != deals {
+        let detail = if next < deals {
+            format!("deals {next}..{deals} are missing")
+        } else {
+            format!("deals {deals}..{next} are past the end")
+        };
+        return Err(MergeError::Coverage { deals, detail });
+    }
+    Ok(summarise(game.name(), first.agents.clone(), game.num_players(), game.num_sides(), first.amount, &all))
 }
 
 // ---------------------------------------------------------------------------

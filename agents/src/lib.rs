@@ -7,7 +7,8 @@
 //! - [`random`], [`heuristic`]: baselines; [`solver`]: the exact open-hand solver
 //!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
 //!   over sampled worlds.
-//! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`).
+//! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
+//!   whole or in shards that merge to the same report; [`report`]: its JSON form.
 
 #![warn(missing_docs)]
 
@@ -17,11 +18,14 @@ pub mod factory;
 pub mod heuristic;
 pub mod pimc;
 pub mod random;
+pub mod report;
 pub mod solver;
 pub mod spec;
 
 pub use agent::{Agent, AgentRng};
-pub use arena::{evaluate, evaluate_with, Amount, Contracts, EvalOptions, EvalReport};
+pub use arena::{
+    evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
+};
 pub use factory::{AgentFactory, ObservingAgent, Policy, PolicyLoader, ViewOf};
 pub use solver::Solver;
 pub use spec::{AgentSpec, SpecError};

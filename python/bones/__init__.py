@@ -9,7 +9,10 @@ Thin Python over the Rust engine (the extension module ``bones._bones``):
 - ``bones.VecEnv(game, num_envs, seed, threads)``: the batched Rust ``VecEnv`` with
   numpy views of its buffers;
 - ``bones.Agent(spec, game=...)``: the agents of ``bones eval``;
-- ``bones.replay(record)``: validate and annotate a game record.
+- ``bones.replay(record)``: validate and annotate a game record;
+- ``bones.evaluate(a, b, hands=|games=, seed=)``: A against B on duplicate deals, the
+  dict ``bones eval --json`` prints; ``bones.ray.evaluate(..., num_workers=W)``: the
+  same, its deals sharded over Ray tasks (needs ``ray``; imported only when called).
 
 See docs/interfaces.md ("The Python package") for every convention.
 """
@@ -30,12 +33,13 @@ from bones._bones import (
     SpecError,
     Table,
     episode_seed,
+    evaluate,
     game_info,
     games,
     replay,
     vec_env_trace,
 )
-from bones import doubles_v0, texas42_v0
+from bones import doubles_v0, ray, texas42_v0
 from bones._gym import ILLEGAL_ACTION_PENALTY, BonesSingleAgentEnv, DoublesEnv, Texas42Env, register_envs
 
 
@@ -78,8 +82,10 @@ __all__ = [
     "VecEnv",
     "doubles_v0",
     "episode_seed",
+    "evaluate",
     "game_info",
     "games",
+    "ray",
     "replay",
     "texas42_v0",
     "vec_env_trace",

@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 
 pub mod agent;
 pub mod errors;
+pub mod evaluate;
 pub mod game;
 pub mod table;
 pub mod vec;
@@ -24,5 +25,6 @@ fn _bones(m: &Bound<'_, PyModule>) -> PyResult<()> {
     table::register(m)?;
     vec::register(m)?;
     agent::register(m)?;
+    evaluate::register(m)?;
     Ok(())
 }

@@ -3,7 +3,8 @@
 
 use super::GameArgs;
 use anyhow::{Context, Result};
-use bones_agents::arena::{self, Amount, Contracts, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::arena::{self, Amount, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::report::num;
 use bones_agents::spec::VALID_SPECS;
 use bones_agents::AgentSpec;
 use bones_env::{registry, Game, GameVisitor};
@@ -109,7 +110,7 @@ fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
         let report = eval_pair(game, [&specs[0], &specs[1]], &opts, &bar)?;
         bar.finish_and_clear();
         if args.json {
-            println!("{}", report_json(&report, args.seed));
+            println!("{}", report.to_json(args.seed));
         } else {
             print_report(&report, args.seed);
         }
@@ -145,52 +146,6 @@ fn eval_pair<G: Game>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions, bar:
 /// What a deal of the game is called (`hand`, `round`).
 fn deal_name(game: &str) -> &'static str {
     registry::entry(game).map_or("hand", |g| g.deal)
-}
-
-/// A float for JSON, rounded to 6 significant decimals; NaN becomes null.
-fn num(x: f64) -> Value {
-    if x.is_finite() {
-        json!((x * 1e6).round() / 1e6)
-    } else {
-        Value::Null
-    }
-}
-
-fn ci(e: &Estimate) -> Value {
-    json!([num(e.lo), num(e.hi)])
-}
-
-fn report_json(r: &EvalReport, seed: u64) -> Value {
-    let mut v = json!({
-        "agents": r.agents,
-        "game": r.game,
-        "players": r.players,
-        "seed": seed,
-        "deals": r.deals,
-        "games": r.games,
-        "hands": r.hands,
-        "win_unit": r.win_unit,
-        "win_rate": num(r.win_rate),
-        "win_ci": [num(r.win_ci.0), num(r.win_ci.1)],
-    });
-    let obj = v.as_object_mut().expect("an object");
-    if let (Some(m), Some(p)) = (&r.marks_per_hand, &r.points_per_hand) {
-        obj.insert("marks_per_hand".into(), num(m.mean));
-        obj.insert("marks_ci".into(), ci(m));
-        obj.insert("points_per_hand".into(), num(p.mean));
-        obj.insert("points_ci".into(), ci(p));
-    }
-    if let Some(p) = &r.points_per_round {
-        obj.insert("points_per_round".into(), num(p.mean));
-        obj.insert("points_ci".into(), ci(p));
-    }
-    if let Some(c) = &r.contracts {
-        let side = |c: &Contracts| json!({"declared": c.declared, "made": c.made, "made_rate": num(c.made_rate()), "mean_bid": num(c.mean_bid())});
-        obj.insert("contracts".into(), json!({"a": side(&c[0]), "b": side(&c[1])}));
-    }
-    obj.insert("elo".into(), r.elo.map_or(Value::Null, |e| num((e * 10.0).round() / 10.0)));
-    obj.insert("decisions".into(), json!(r.decisions));
-    v
 }
 
 fn fmt_est(e: &Estimate) -> String {
@@ -248,7 +203,7 @@ fn print_ladder(game: &str, l: &Ladder, args: &EvalArgs) {
     if args.json {
         let ratings: Vec<Value> =
             l.agents.iter().zip(&l.ratings).map(|(a, r)| json!({"agent": a, "elo": num(r.round())})).collect();
-        let pairs: Vec<Value> = l.pairs.iter().map(|(_, _, r)| report_json(r, args.seed)).collect();
+        let pairs: Vec<Value> = l.pairs.iter().map(|(_, _, r)| r.to_json(args.seed)).collect();
         println!("{}", json!({"game": game, "agents": l.agents, "ratings": ratings, "pairs": pairs}));
         return;
     }
