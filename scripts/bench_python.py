@@ -14,6 +14,12 @@ Two measurements, both printed as a table and (with --json) as one JSON object:
    everything the loop does (bones deals inside `reset`, OpenSpiel by 52 chance
    steps, so the table also gives OpenSpiel's rate counting every step).
    Goal: bones at least 5x OpenSpiel per action.
+   The AEC loop hands the agent an observation and a legal-action mask at every
+   decision; two more OpenSpiel rows do the same work, so the ratios are like for
+   like: pyspiel with `state.information_state_tensor(player)` (hearts has no observation tensor) and
+   `state.legal_actions_mask(player)` read before each decision, and OpenSpiel's
+   own Python RL API, `open_spiel.python.rl_environment.Environment("hearts")`,
+   stepped with a uniform legal action (its chance steps are inside `step`).
 
 2. Batched stepping: the numpy `bones.VecEnv("texas42", num_envs=512, ...)`
    stepped with random legal actions chosen in numpy (a vectorised argmax of
@@ -108,6 +114,67 @@ def openspiel_hearts(seconds, seed):
     return decisions, chance, games, time.perf_counter() - t0
 
 
+def openspiel_hearts_observed(seconds, seed):
+    """pyspiel on hearts, reading the mover's observation and legal mask before each decision
+    (the work the AEC loop's `last()` does): (decisions, games, wall s)."""
+    import pyspiel
+
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(seed)
+    choice = rng.choice
+    rand = rng.random
+    decisions = games = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        st = game.new_initial_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                x, acc = rand(), 0.0
+                pick = outcomes[-1][0]
+                for a, p in outcomes:
+                    acc += p
+                    if x < acc:
+                        pick = a
+                        break
+                st.apply_action(pick)
+            else:
+                player = st.current_player()
+                _obs = st.information_state_tensor(player)
+                mask = st.legal_actions_mask(player)
+                st.apply_action(choice([a for a, m in enumerate(mask) if m]))
+                decisions += 1
+        games += 1
+        if time.perf_counter() >= end:
+            break
+    return decisions, games, time.perf_counter() - t0
+
+
+def openspiel_rl_environment(seconds, seed):
+    """OpenSpiel's Python RL API (`rl_environment.Environment("hearts")`), a uniform legal
+    action per step: (decisions, games, wall s)."""
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("hearts")
+    env.seed(seed)
+    rng = random.Random(seed)
+    choice = rng.choice
+    decisions = games = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        ts = env.reset()
+        while not ts.last():
+            player = ts.observations["current_player"]
+            ts = env.step([choice(ts.observations["legal_actions"][player])])
+            decisions += 1
+        games += 1
+        if time.perf_counter() >= end:
+            break
+    return decisions, games, time.perf_counter() - t0
+
+
 def numpy_vec_env(num_envs, threads, seconds, seed):
     """The numpy VecEnv stepped with random legal actions: env steps per second."""
     import numpy as np
@@ -183,6 +250,14 @@ def main():
                                    "seconds": s, "actions_per_s": d / s, "steps_per_s": (d + c) / s}
         out["aec_over_openspiel_all_steps"] = out["aec"]["actions_per_s"] / out["openspiel_hearts"]["steps_per_s"]
         out["aec_over_openspiel"] = out["aec"]["actions_per_s"] / out["openspiel_hearts"]["actions_per_s"]
+        openspiel_hearts_observed(min(0.5, args.seconds / 10), args.seed + 1000)
+        d, g, s = openspiel_hearts_observed(args.seconds, args.seed)
+        out["openspiel_hearts_observed"] = {"decisions": d, "games": g, "seconds": s, "actions_per_s": d / s}
+        out["aec_over_openspiel_observed"] = out["aec"]["actions_per_s"] / (d / s)
+        openspiel_rl_environment(min(0.5, args.seconds / 10), args.seed + 1000)
+        d, g, s = openspiel_rl_environment(args.seconds, args.seed)
+        out["openspiel_rl_environment"] = {"decisions": d, "games": g, "seconds": s, "actions_per_s": d / s}
+        out["aec_over_openspiel_rl_environment"] = out["aec"]["actions_per_s"] / (d / s)
     if not args.skip_vec:
         numpy_vec_env(args.envs, args.threads, min(0.5, args.seconds / 10), args.seed + 1000)
         py = numpy_vec_env(args.envs, args.threads, args.seconds, args.seed)
@@ -203,8 +278,14 @@ def main():
         print(f"{'OpenSpiel hearts, pyspiel Python API':44} {o['actions_per_s']:12,.0f} {1e6 / o['actions_per_s']:10.2f}"
               f"  ({o['games']} games, open_spiel {o['open_spiel']})")
         print(f"{'  counting its chance steps (deal) as actions':44} {o['steps_per_s']:12,.0f} {1e6 / o['steps_per_s']:10.2f}")
+        o = out["openspiel_hearts_observed"]
+        print(f"{'  reading observation + mask per decision':44} {o['actions_per_s']:12,.0f} {1e6 / o['actions_per_s']:10.2f}")
+        o = out["openspiel_rl_environment"]
+        print(f"{'OpenSpiel hearts, rl_environment (Python RL)':44} {o['actions_per_s']:12,.0f} {1e6 / o['actions_per_s']:10.2f}")
         print(f"ratio per action: {out['aec_over_openspiel']:.2f}x (goal >= 5x); "
-              f"{out['aec_over_openspiel_all_steps']:.2f}x against every OpenSpiel step")
+              f"{out['aec_over_openspiel_all_steps']:.2f}x against every OpenSpiel step; like for like: "
+              f"{out['aec_over_openspiel_observed']:.2f}x against pyspiel reading observation and mask, "
+              f"{out['aec_over_openspiel_rl_environment']:.2f}x against rl_environment")
     if "vec_env" in out:
         v = out["vec_env"]
         print()
