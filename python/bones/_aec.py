@@ -8,6 +8,7 @@ from typing import Any, Optional
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from bones import _bones
 
@@ -154,3 +155,22 @@ class BonesAECEnv(AECEnv):
     def save(self) -> bytes:
         """The environment's Rust state as bytes (pickle and deepcopy use it too)."""
         return self._table.save()
+
+
+class OrderEnforcing(OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (the wrapper of its classic games)
+    with ``last()`` answered by the wrapped environment directly.
+
+    The base class's ``last()`` reaches each of the five attributes it reads
+    through ``__getattr__`` forwarding, which was most of an AEC step's time;
+    the checks are the same (before ``reset()``, ``last()`` raises the
+    ``AttributeError`` the base class raises).
+    """
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pettingzoo.utils import wrappers
-
-from bones._aec import BonesAECEnv
+from bones._aec import BonesAECEnv, OrderEnforcing
 
 
 class raw_env(BonesAECEnv):
@@ -35,6 +33,6 @@ class raw_env(BonesAECEnv):
         super().__init__("texas42", rules, None, episode, render_mode, max_steps)
 
 
-def env(**kwargs) -> "wrappers.OrderEnforcingWrapper":
+def env(**kwargs) -> OrderEnforcing:
     """Texas 42 wrapped as PettingZoo's classic games are (order enforcing)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcing(raw_env(**kwargs))

@@ -141,3 +141,22 @@ def test_truncation_by_max_steps():
         a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
         env.step(a)
     assert all(env.truncations.values()) and not any(env.terminations.values())
+
+
+def test_the_wrapper_enforces_order_and_last_reads_the_raw_env():
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    for make in (texas42_v0.env, doubles_v0.env):
+        env = make()
+        assert isinstance(env, OrderEnforcingWrapper)
+        with pytest.raises(AttributeError, match="before reset"):
+            env.last()
+        env.reset(seed=3)
+        raw = env.unwrapped
+        for got, want in zip(env.last(), raw.last()):
+            if isinstance(want, dict) and "observation" in want:
+                assert np.array_equal(got["observation"], want["observation"])
+                assert np.array_equal(got["action_mask"], want["action_mask"])
+            else:
+                assert got == want
+        assert env.last(observe=False)[0] is None
