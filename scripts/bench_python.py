@@ -80,6 +80,16 @@ def bones_aec(seconds, seed):
     return decisions, hands, time.perf_counter() - t0
 
 
+def sample_chance(outcomes, x):
+    """The chance outcome that the uniform draw `x` picks from `[(action, probability), ...]`."""
+    acc = 0.0
+    for a, p in outcomes:
+        acc += p
+        if x < acc:
+            return a
+    return outcomes[-1][0]
+
+
 def openspiel_hearts(seconds, seed):
     """Random play through pyspiel's Python API on hearts: (decisions, chance steps, games, wall s)."""
     import pyspiel
@@ -96,15 +106,7 @@ def openspiel_hearts(seconds, seed):
         while not st.is_terminal():
             if st.is_chance_node():
                 chance += 1
-                outcomes = st.chance_outcomes()
-                x, acc = rand(), 0.0
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    acc += p
-                    if x < acc:
-                        pick = a
-                        break
-                st.apply_action(pick)
+                st.apply_action(sample_chance(st.chance_outcomes(), rand()))
             else:
                 st.apply_action(choice(st.legal_actions()))
                 decisions += 1
@@ -130,15 +132,7 @@ def openspiel_hearts_observed(seconds, seed):
         st = game.new_initial_state()
         while not st.is_terminal():
             if st.is_chance_node():
-                outcomes = st.chance_outcomes()
-                x, acc = rand(), 0.0
-                pick = outcomes[-1][0]
-                for a, p in outcomes:
-                    acc += p
-                    if x < acc:
-                        pick = a
-                        break
-                st.apply_action(pick)
+                st.apply_action(sample_chance(st.chance_outcomes(), rand()))
             else:
                 player = st.current_player()
                 _obs = st.information_state_tensor(player)
