@@ -194,7 +194,8 @@ impl<G: Game> VecEnv<G> {
         Ok(())
     }
 
-    /// Steps every env (or just encodes, when `actions` is None) in chunks across threads.
+    /// Steps every env (or just encodes, when `actions` is None) in `threads`
+    /// chunks, run as tasks on rayon's thread pool.
     fn run(&mut self, actions: Option<&[Action]>) {
         let (game, episode, base) = (&self.game, self.episode, self.base_seed);
         let (ol, na) = (game.obs_len(), game.num_actions());
@@ -239,7 +240,9 @@ impl<G: Game> VecEnv<G> {
             );
             return;
         }
-        std::thread::scope(|scope| {
+        // Rayon's pool: its threads persist across steps (a step is a few hundred
+        // microseconds; starting threads for each one cost a visible share).
+        rayon::scope(|scope| {
             let parts = self
                 .slots
                 .chunks_mut(chunk)
@@ -250,7 +253,7 @@ impl<G: Game> VecEnv<G> {
                 .zip(self.dones.chunks_mut(chunk));
             for (k, (((((slots, obs), mask), seats), rewards), dones)) in parts.enumerate() {
                 let work = &work;
-                scope.spawn(move || work(k * chunk, slots, obs, mask, seats, rewards, dones));
+                scope.spawn(move |_| work(k * chunk, slots, obs, mask, seats, rewards, dones));
             }
         });
     }
