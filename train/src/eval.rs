@@ -2,12 +2,11 @@
 //! fixed duplicate deals (each deal played once per side, the policy taking each
 //! side in turn), all games in lockstep so the policy runs batched.
 
-use crate::inference::decide;
-use crate::model::Policy;
+use crate::inference::{decide, Actor};
+use crate::sparse::SparseRows;
 use bones_agents::{AgentFactory, AgentSpec, SpecError};
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState};
-use burn::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
@@ -72,8 +71,7 @@ pub struct EvalResult {
 /// when the game has no such opponent (a game without a heuristic player).
 pub fn evaluate<G: Game>(
     game: &G,
-    model: &Policy,
-    device: &Device,
+    actor: &Actor,
     opponent: EvalOpponent,
     deals: usize,
     seed: u64,
@@ -114,7 +112,7 @@ pub fn evaluate<G: Game>(
             }
             continue;
         }
-        for (&i, d) in rows.iter().zip(decide(model, device, &obs, &masks, na, None)) {
+        for (&i, d) in rows.iter().zip(decide(actor, &SparseRows::from_dense(&obs, ol), &masks, na, None)) {
             games[i].0.apply(d.action).expect("the policy acts legally");
         }
     }

@@ -15,8 +15,9 @@
 
 use crate::checkpoint::{self, write_atomic, CheckpointError, RunState};
 use crate::config::TrainConfig;
-use crate::inference::decide;
+use crate::inference::{decide, Actor};
 use crate::model::Policy;
+use crate::sparse::SparseRows;
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, RewardMode, VecEnv};
 use burn::prelude::*;
@@ -333,11 +334,15 @@ where
     let envs_n = 64;
     let mut envs = VecEnv::new(game.clone(), Episode::Hand, envs_n, episode_seed(seed, usize::MAX, 0), 1);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let actor = Actor::new(model.clone(), device);
     let mut obs = Vec::with_capacity(n * ol + envs_n * ol);
     while obs.len() < n * ol {
         obs.extend_from_slice(&envs.obs);
         let actions: Vec<usize> =
-            decide(model, device, &envs.obs, &envs.mask, na, Some(&mut rng)).iter().map(|d| d.action).collect();
+            decide(&actor, &SparseRows::from_dense(&envs.obs, ol), &envs.mask, na, Some(&mut rng))
+                .iter()
+                .map(|d| d.action)
+                .collect();
         envs.step(&actions).expect("the policy picks legal actions");
     }
     obs.truncate(n * ol);

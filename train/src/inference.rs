@@ -3,6 +3,7 @@
 //! greedy action) on the CPU with the caller's seeded generator.
 
 use crate::model::{Critic, Policy};
+use crate::sparse::{sparse_on, HostLinear, SparseRows};
 use burn::prelude::*;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -19,26 +20,70 @@ pub struct Decision {
     pub value: f32,
 }
 
-/// Runs the policy on a batch. `obs`: rows of `obs_len`; `masks`: rows of
+/// A policy ready to act on batches of observations: the inference copy
+/// (`model.valid()`) and, on the CPU, a host copy of its input layer, which it
+/// computes from the observations' non-zero entries ([`crate::sparse`]).
+#[derive(Clone, Debug)]
+pub struct Actor {
+    model: Policy,
+    device: Device,
+    input: Option<HostLinear>,
+}
+
+impl Actor {
+    /// `model` (an inference copy, on `device`) ready to act; sparse on the CPU.
+    pub fn new(model: Policy, device: &Device) -> Actor {
+        Actor::with_sparse_input(model, device, sparse_on(device))
+    }
+
+    /// [`Actor::new`], choosing whether the input layer is computed sparsely
+    /// (`sparse`: only on the CPU; otherwise the dense layer on `device`).
+    pub fn with_sparse_input(model: Policy, device: &Device, sparse: bool) -> Actor {
+        let input = model.input_layer().filter(|_| sparse && sparse_on(device)).map(HostLinear::of);
+        Actor { model, device: device.clone(), input }
+    }
+
+    /// The network.
+    pub fn model(&self) -> &Policy {
+        &self.model
+    }
+
+    /// Logits (`rows × num_actions`) and values (`rows`) for the observations `obs`.
+    pub fn forward(&self, obs: &SparseRows) -> (Vec<f32>, Vec<f32>) {
+        let rows = obs.rows();
+        let (logits, values) = match &self.input {
+            Some(input) => {
+                let first = input.forward(obs);
+                let first = Tensor::<2>::from_data(TensorData::new(first, [rows, input.outputs]), &self.device);
+                self.model.forward_from_input_layer(first)
+            }
+            None => {
+                let x = Tensor::<2>::from_data(TensorData::new(obs.to_dense(), [rows, obs.width()]), &self.device);
+                self.model.forward(x)
+            }
+        };
+        let logits: Vec<f32> = logits.into_data().try_to_vec::<f32>().expect("f32 logits");
+        let values: Vec<f32> = values.into_data().try_to_vec::<f32>().expect("f32 values");
+        (logits, values)
+    }
+}
+
+/// Runs the policy on a batch. `obs`: one row per decision; `masks`: rows of
 /// `num_actions` 0/1 floats (every row needs a legal action). Samples when `rng`
 /// is given, else takes the most probable legal action (lowest id on ties).
 pub fn decide(
-    model: &Policy,
-    device: &Device,
-    obs: &[f32],
+    actor: &Actor,
+    obs: &SparseRows,
     masks: &[f32],
     num_actions: usize,
     mut rng: Option<&mut ChaCha8Rng>,
 ) -> Vec<Decision> {
     let rows = masks.len() / num_actions;
+    assert_eq!(obs.rows(), rows, "one observation per mask");
     if rows == 0 {
         return Vec::new();
     }
-    let obs_len = obs.len() / rows;
-    let x = Tensor::<2>::from_data(TensorData::new(obs.to_vec(), [rows, obs_len]), device);
-    let (logits, values) = model.forward(x);
-    let logits: Vec<f32> = logits.into_data().try_to_vec::<f32>().expect("f32 logits");
-    let values: Vec<f32> = values.into_data().try_to_vec::<f32>().expect("f32 values");
+    let (logits, values) = actor.forward(obs);
     (0..rows)
         .map(|r| {
             let l = &logits[r * num_actions..(r + 1) * num_actions];
@@ -97,6 +142,30 @@ pub fn legal_probs(logits: &[f32], mask: &[f32]) -> Vec<(usize, f32)> {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    #[test]
+    fn a_sparse_actor_acts_as_the_dense_network() {
+        use crate::model::PolicyConfig;
+        use bones_env::{Episode, Game, Texas42, Texas42Rules, VecEnv};
+        let device = Device::flex();
+        let game = Texas42::new(Texas42Rules::STANDARD);
+        let (ol, na) = (game.obs_len(), game.num_actions());
+        let envs = VecEnv::new(game, Episode::Hand, 32, 3, 1);
+        let model = PolicyConfig::new(ol, na).with_hidden(48).init(&device);
+        let obs = SparseRows::from_dense(&envs.obs, ol);
+        let sparse = Actor::new(model.clone(), &device);
+        let dense = Actor::with_sparse_input(model, &device, false);
+        assert!(sparse.input.is_some() && dense.input.is_none());
+        let ((ls, vs), (ld, vd)) = (sparse.forward(&obs), dense.forward(&obs));
+        for (a, b) in ls.iter().chain(&vs).zip(ld.iter().chain(&vd)) {
+            assert!((a - b).abs() <= 1e-5, "sparse {a} vs dense {b}");
+        }
+        let greedy = |actor: &Actor| decide(actor, &obs, &envs.mask, na, None);
+        assert_eq!(
+            greedy(&sparse).iter().map(|d| d.action).collect::<Vec<_>>(),
+            greedy(&dense).iter().map(|d| d.action).collect::<Vec<_>>()
+        );
+    }
 
     #[test]
     fn masked_choice_never_picks_an_illegal_action() {

@@ -70,14 +70,40 @@ impl Policy {
         (self.policy.forward(x.clone()), self.value.forward(x))
     }
 
+    /// The first trunk layer (the one the observation enters); `None` without
+    /// hidden layers.
+    pub fn input_layer(&self) -> Option<&Linear> {
+        self.trunk.first()
+    }
+
+    /// Raw logits and values from the input layer's output (before its ReLU),
+    /// as computed elsewhere (see [`crate::sparse`]).
+    ///
+    /// `first`: [batch, hidden] → (`logits` [batch, num_actions], `value` [batch, 1]).
+    pub fn forward_from_input_layer(&self, first: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
+        assert!(!self.trunk.is_empty(), "a network without hidden layers has no input layer");
+        let x = relu_stack(&self.trunk[1..], relu(first));
+        (self.policy.forward(x.clone()), self.value.forward(x))
+    }
+
     /// Log-probabilities over the legal actions (illegal ones get about -1e9).
     ///
     /// `obs`: [batch, obs_len], `legal`: [batch, num_actions] (true = legal)
     /// → (`log_probs` [batch, num_actions], `value` [batch, 1]).
     pub fn masked(&self, obs: Tensor<2>, legal: Tensor<2, Bool>) -> (Tensor<2>, Tensor<2>) {
-        let (logits, value) = self.forward(obs);
-        (log_softmax(logits.mask_fill(legal.bool_not(), ILLEGAL_LOGIT), 1), value)
+        mask_logits(self.forward(obs), legal)
     }
+
+    /// [`Policy::masked`] from the input layer's output (see
+    /// [`Policy::forward_from_input_layer`]).
+    pub fn masked_from_input_layer(&self, first: Tensor<2>, legal: Tensor<2, Bool>) -> (Tensor<2>, Tensor<2>) {
+        mask_logits(self.forward_from_input_layer(first), legal)
+    }
+}
+
+/// Log-softmax over the legal actions of (`logits`, `value`); the value passes through.
+fn mask_logits((logits, value): (Tensor<2>, Tensor<2>), legal: Tensor<2, Bool>) -> (Tensor<2>, Tensor<2>) {
+    (log_softmax(logits.mask_fill(legal.bool_not(), ILLEGAL_LOGIT), 1), value)
 }
 
 /// Shape of the oracle critic.

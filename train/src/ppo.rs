@@ -8,15 +8,23 @@
 //! an unclipped one towards the same returns (it is what export and `bones
 //! serve` report), and each network's gradient is clipped to `max_grad_norm` on
 //! its own. One Adam serves both (its state is kept per parameter).
+//!
+//! The rollout's columns go to the device once per update and each minibatch
+//! is selected there; a minibatch reads back one small tensor (its statistics,
+//! the gradient norm among them). On the CPU the input layer is computed from
+//! the observations' non-zero entries ([`crate::sparse`]).
 
 use crate::config::TrainConfig;
 use crate::model::{Critic, Policy};
+use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
+use crate::sparse::{sparse_on, SparseInput};
 use burn::module::{ModuleVisitor, Param};
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
 
 /// What one update measured (CleanRL's `losses/…`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,44 +70,133 @@ impl LossSums {
     }
 }
 
-/// Sum of squared gradient entries over every parameter.
+/// Sum of squared gradient entries over every parameter, kept on the device.
 struct GradNorm<'a> {
     grads: &'a GradientsParams,
-    sum: f32,
+    sum: Option<Tensor<1>>,
 }
 
 impl ModuleVisitor for GradNorm<'_> {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
         if let Some(g) = self.grads.get::<D>(param.id) {
-            self.sum += g.powi_scalar(2).sum().into_scalar::<f32>();
+            let sq = g.powi_scalar(2).sum();
+            self.sum = Some(match self.sum.take() {
+                Some(s) => s + sq,
+                None => sq,
+            });
         }
     }
 }
 
-/// Multiplies every gradient by `scale`.
+/// Multiplies every gradient by `scale` (one element, on the device).
 struct GradScale<'a> {
     grads: &'a mut GradientsParams,
-    scale: f32,
+    scale: Tensor<1>,
 }
 
 impl ModuleVisitor for GradScale<'_> {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
         if let Some(g) = self.grads.remove::<D>(param.id) {
-            self.grads.register::<D>(param.id, g.mul_scalar(self.scale));
+            let scale: Tensor<D> = self.scale.clone().reshape([1; D]);
+            self.grads.register::<D>(param.id, g * scale);
         }
     }
 }
 
-/// Clips the global norm of `grads` to `max_norm`; returns the norm before clipping.
-pub fn clip_global_norm<M: Module>(model: &M, grads: &mut GradientsParams, max_norm: f32) -> f32 {
-    let mut norm = GradNorm { grads, sum: 0.0 };
+/// Clips the global norm of `grads` to `max_norm` (0: no clipping); returns the
+/// norm before clipping (one element). Everything stays on the device: the scale
+/// `min(1, max_norm / (norm + 1e-6))` multiplies every gradient (by exactly 1
+/// when the norm is within the limit).
+pub fn clip_global_norm<M: Module>(model: &M, grads: &mut GradientsParams, max_norm: f32) -> Option<Tensor<1>> {
+    let mut norm = GradNorm { grads, sum: None };
     model.visit(&mut norm);
-    let total = norm.sum.sqrt();
-    if max_norm > 0.0 && total > max_norm {
-        let mut scale = GradScale { grads, scale: max_norm / (total + 1e-6) };
-        model.visit(&mut scale);
+    let total = norm.sum?.sqrt();
+    if max_norm > 0.0 {
+        let scale = (total.clone() + 1e-6).recip().mul_scalar(max_norm);
+        let over = total.clone().greater_elem(max_norm);
+        let scale = scale.mask_fill(over.bool_not(), 1.0);
+        model.visit(&mut GradScale { grads, scale });
     }
-    total
+    Some(total)
+}
+
+/// The rollout's per-decision columns on the device, uploaded once per update;
+/// each minibatch is selected from them there ([`Columns::select`]).
+struct Columns {
+    /// Dense observations (`[n, obs_len]`), unless the input layer is computed
+    /// sparsely and no critic needs them.
+    obs: Option<Tensor<2>>,
+    /// The oracle critic's hidden-hand inputs (`[n, oracle_len]`).
+    hidden: Option<Tensor<2>>,
+    /// Legal masks as 0/1 floats (`[n, num_actions]`).
+    legal: Tensor<2>,
+    /// Actions taken (`[n, 1]`).
+    act: Tensor<2, Int>,
+    /// Behaviour log-probabilities, advantages, returns, values (`[n, 1]` each).
+    old_logp: Tensor<2>,
+    adv: Tensor<2>,
+    ret: Tensor<2>,
+    old_v: Tensor<2>,
+}
+
+/// One minibatch, selected on the device.
+struct Minibatch {
+    obs: Option<Tensor<2>>,
+    hidden: Option<Tensor<2>>,
+    legal: Tensor<2, Bool>,
+    act: Tensor<2, Int>,
+    old_logp: Tensor<2>,
+    adv: Tensor<2>,
+    ret: Tensor<2>,
+    old_v: Tensor<2>,
+}
+
+impl Columns {
+    fn upload(rollout: &Rollout, advantages: &[f32], returns: &[f32], dense_obs: bool, device: &Device) -> Columns {
+        let n = rollout.len();
+        let matrix = |v: Vec<f32>, width: usize| Tensor::<2>::from_data(TensorData::new(v, [n, width]), device);
+        let col = |f: &dyn Fn(usize) -> f32| matrix((0..n).map(f).collect(), 1);
+        let steps = &rollout.steps;
+        Columns {
+            obs: dense_obs.then(|| matrix(rollout.obs.to_dense(), rollout.obs_len)),
+            hidden: (rollout.oracle_len > 0).then(|| matrix(rollout.oracle.clone(), rollout.oracle_len)),
+            legal: matrix(rollout.masks.clone(), rollout.num_actions),
+            act: Tensor::<2, Int>::from_data(
+                TensorData::new(steps.iter().map(|t| t.action as i64).collect::<Vec<_>>(), [n, 1]),
+                device,
+            ),
+            old_logp: col(&|i| steps[i].logp),
+            adv: col(&|i| advantages[i]),
+            ret: col(&|i| returns[i]),
+            old_v: col(&|i| steps[i].value),
+        }
+    }
+
+    /// The rows `idx` of every column.
+    fn select(&self, idx: &Tensor<1, Int>) -> Minibatch {
+        let pick = |t: &Tensor<2>| t.clone().select(0, idx.clone());
+        Minibatch {
+            obs: self.obs.as_ref().map(pick),
+            hidden: self.hidden.as_ref().map(pick),
+            legal: pick(&self.legal).greater_elem(0.5),
+            act: self.act.clone().select(0, idx.clone()),
+            old_logp: pick(&self.old_logp),
+            adv: pick(&self.adv),
+            ret: pick(&self.ret),
+            old_v: pick(&self.old_v),
+        }
+    }
+}
+
+/// `adv` normalised to mean 0 and (sample) standard deviation 1, on the device.
+fn normalise(adv: Tensor<2>) -> Tensor<2> {
+    let b = adv.dims()[0];
+    if b < 2 {
+        return adv;
+    }
+    let centred = adv.clone() - adv.mean().reshape([1, 1]);
+    let sd = (centred.clone().powi_scalar(2).sum() / (b - 1) as f32).sqrt().reshape([1, 1]);
+    centred / (sd + 1e-8)
 }
 
 fn explained_variance(values: &[f32], returns: &[f32]) -> f32 {
@@ -145,67 +242,54 @@ pub fn update(
     lr: f64,
     device: &Device,
     rng: &mut ChaCha8Rng,
+    profile: &mut Profile,
 ) -> (Policy, Option<Critic>, UpdateStats) {
     let n = rollout.len();
-    let (ol, na, orl) = (rollout.obs_len, rollout.num_actions, rollout.oracle_len);
     let values: Vec<f32> = rollout.steps.iter().map(|t| t.value).collect();
     let mut stats = UpdateStats { explained_variance: explained_variance(&values, returns), ..UpdateStats::default() };
     if n == 0 {
         return (model, critic, stats);
     }
     let mb_size = n.div_ceil(cfg.num_minibatches.max(1)).max(1);
+    // On the CPU the input layer is computed on the host from the observations'
+    // non-zero entries, and its gradients added after the backward pass; other
+    // devices take the dense observations, uploaded with the other columns.
+    let sparse = cfg.sparse_input && sparse_on(device) && model.input_layer().is_some();
+    let upload_start = Instant::now();
+    let columns = Columns::upload(rollout, advantages, returns, !sparse || critic.is_some(), device);
+    profile.since(Phase::UpdateForward, upload_start);
     let mut order: Vec<usize> = (0..n).collect();
     let mut sums = LossSums::default();
     'epochs: for _ in 0..cfg.update_epochs {
         order.shuffle(rng);
         for mb in order.chunks(mb_size) {
-            let b = mb.len();
-            let mut obs = Vec::with_capacity(b * ol);
-            let mut legal = Vec::with_capacity(b * na);
-            let mut hidden = Vec::with_capacity(b * orl);
-            let (mut act, mut old_logp, mut adv, mut ret, mut old_v) = (
-                Vec::with_capacity(b),
-                Vec::with_capacity(b),
-                Vec::with_capacity(b),
-                Vec::with_capacity(b),
-                Vec::with_capacity(b),
+            let forward_start = Instant::now();
+            let idx = Tensor::<1, Int>::from_data(
+                TensorData::new(mb.iter().map(|&i| i as i64).collect::<Vec<_>>(), [mb.len()]),
+                device,
             );
-            for &i in mb {
-                obs.extend_from_slice(&rollout.obs[i * ol..(i + 1) * ol]);
-                legal.extend(rollout.masks[i * na..(i + 1) * na].iter().map(|m| *m > 0.5));
-                hidden.extend_from_slice(&rollout.oracle[i * orl..(i + 1) * orl]);
-                let t = &rollout.steps[i];
-                act.push(t.action as i64);
-                old_logp.push(t.logp);
-                adv.push(advantages[i]);
-                ret.push(returns[i]);
-                old_v.push(t.value);
-            }
-            if cfg.norm_adv && b > 1 {
-                let m = adv.iter().sum::<f32>() / b as f32;
-                let sd = (adv.iter().map(|a| (a - m) * (a - m)).sum::<f32>() / (b - 1) as f32).sqrt();
-                for a in &mut adv {
-                    *a = (*a - m) / (sd + 1e-8);
-                }
-            }
-            let col = |v: Vec<f32>| Tensor::<2>::from_data(TensorData::new(v, [b, 1]), device);
-            let obs = Tensor::<2>::from_data(TensorData::new(obs, [b, ol]), device);
-            let legal = Tensor::<2, Bool>::from_data(TensorData::new(legal, [b, na]), device);
-            let act = Tensor::<2, Int>::from_data(TensorData::new(act, [b, 1]), device);
-            let (old_logp, adv, ret, old_v) = (col(old_logp), col(adv), col(ret), col(old_v));
-
-            let critic_value = critic
-                .as_ref()
-                .map(|c| c.forward(obs.clone(), Tensor::<2>::from_data(TensorData::new(hidden, [b, orl]), device)));
-            let (logp_all, value) = model.masked(obs, legal);
+            let Minibatch { obs, hidden, legal, act, old_logp, adv, ret, old_v } = columns.select(&idx);
+            let adv = if cfg.norm_adv { normalise(adv) } else { adv };
+            let input = model
+                .input_layer()
+                .filter(|_| sparse)
+                .map(|layer| SparseInput::forward(layer, rollout.obs.select(mb), device));
+            let critic_value = critic.as_ref().map(|c| {
+                let dense = obs.clone().expect("dense observations for the critic");
+                c.forward(dense, hidden.expect("the critic's hidden-hand inputs"))
+            });
+            let (logp_all, value) = match &input {
+                Some(input) => model.masked_from_input_layer(input.output(), legal),
+                None => model.masked(obs.expect("dense observations"), legal),
+            };
             let logp = logp_all.clone().gather(1, act);
             let logratio = logp - old_logp;
             let ratio = logratio.clone().exp();
 
             // Diagnostics (no gradient).
             let r = ratio.clone().detach();
-            let approx_kl = (r.clone() - 1.0 - logratio.detach()).mean().into_scalar::<f32>();
-            let clipfrac = (r - 1.0).abs().greater_elem(cfg.clip_coef).float().mean().into_scalar::<f32>();
+            let approx_kl = (r.clone() - 1.0 - logratio.detach()).mean();
+            let clipfrac = (r - 1.0).abs().greater_elem(cfg.clip_coef).float().mean();
 
             let pg1 = adv.clone().neg() * ratio.clone();
             let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
@@ -221,24 +305,40 @@ pub fn update(
             if let Some(h) = head_loss {
                 loss = loss + h * cfg.vf_coef;
             }
+            let scalars = [pg_loss, v_loss, entropy, approx_kl, clipfrac].map(|t| t.inner());
+            profile.since(Phase::UpdateForward, forward_start);
 
+            let backward_start = Instant::now();
             let mut grads = loss.backward();
             let mut policy_grads = GradientsParams::from_module(&mut grads, &model);
-            stats.grad_norm = clip_global_norm(&model, &mut policy_grads, cfg.max_grad_norm);
+            if let (Some(input), Some(layer)) = (input, model.input_layer()) {
+                input.grads(&mut grads, layer, &mut policy_grads);
+            }
+            let critic_grads = critic.as_ref().map(|c| GradientsParams::from_module(&mut grads, c));
+            profile.since(Phase::UpdateBackward, backward_start);
+
+            let optimizer_start = Instant::now();
+            let grad_norm = clip_global_norm(&model, &mut policy_grads, cfg.max_grad_norm);
             model = optim.step(lr, model, policy_grads);
-            if let Some(c) = critic.take() {
-                let mut critic_grads = GradientsParams::from_module(&mut grads, &c);
+            if let (Some(c), Some(mut critic_grads)) = (critic.take(), critic_grads) {
                 clip_global_norm(&c, &mut critic_grads, cfg.max_grad_norm);
                 critic = Some(optim.step(lr, c, critic_grads));
             }
+            profile.since(Phase::Optimizer, optimizer_start);
 
-            sums.policy_loss += pg_loss.into_scalar::<f32>();
-            sums.value_loss += v_loss.into_scalar::<f32>();
-            sums.entropy += entropy.into_scalar::<f32>();
-            sums.approx_kl += approx_kl;
-            sums.clipfrac += clipfrac;
+            // The minibatch's one read back from the device: its statistics.
+            let read_start = Instant::now();
+            let device_stats = scalars.into_iter().chain(grad_norm.map(|g| g.inner())).collect();
+            let read = Tensor::cat(device_stats, 0).into_data().try_to_vec::<f32>().expect("f32 statistics");
+            profile.since(Phase::Optimizer, read_start);
+            sums.policy_loss += read[0];
+            sums.value_loss += read[1];
+            sums.entropy += read[2];
+            sums.approx_kl += read[3];
+            sums.clipfrac += read[4];
+            stats.grad_norm = read.get(5).copied().unwrap_or(0.0);
             stats.minibatches += 1;
-            if cfg.target_kl > 0.0 && approx_kl > cfg.target_kl {
+            if cfg.target_kl > 0.0 && read[3] > cfg.target_kl {
                 break 'epochs;
             }
         }
@@ -250,6 +350,7 @@ pub fn update(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     fn col(v: &[f32], device: &Device) -> Tensor<2> {
         Tensor::<2>::from_data(TensorData::new(v.to_vec(), [v.len(), 1]), device)
@@ -298,6 +399,113 @@ mod tests {
         assert_close(loss(&value, &ret, None), 0.5 * (0.25 + 0.25 + 0.81) / 3.0);
     }
 
+    /// A rollout of random play in Texas 42 (uniform behaviour log-probabilities,
+    /// values from a fixed rule), with its advantages and returns.
+    fn random_rollout(envs: usize, steps: usize) -> (Rollout, Vec<f32>, Vec<f32>) {
+        use crate::sparse::SparseRows;
+        use bones_env::{Episode, Game, Texas42, Texas42Rules, VecEnv};
+        use rand::Rng;
+        let game = Texas42::new(Texas42Rules::STANDARD);
+        let (ol, na) = (game.obs_len(), game.num_actions());
+        let mut vec = VecEnv::new(game, Episode::Hand, envs, 5, 1);
+        let mut rollout = Rollout::new(envs, ol, na, 0);
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for _ in 0..steps {
+            let obs = SparseRows::from_dense(&vec.obs, ol);
+            let mut actions = vec![0; envs];
+            for (e, a) in actions.iter_mut().enumerate() {
+                let mask = &vec.mask[e * na..(e + 1) * na];
+                let legal: Vec<usize> = (0..na).filter(|&i| mask[i] > 0.5).collect();
+                *a = legal[rng.random_range(0..legal.len())];
+                let logp = -(legal.len() as f32).ln();
+                let value = (e % 3) as f32 * 0.1 - 0.1;
+                rollout.push(e, vec.seats[e] as usize, &obs, e, mask, &[], *a, logp, value);
+            }
+            vec.step(&actions).unwrap();
+            for e in 0..envs {
+                rollout.reward(e, &vec.rewards[e * 4..e * 4 + 4], vec.dones[e]);
+            }
+        }
+        let (adv, ret) = rollout.advantages(1.0, 0.95);
+        (rollout, adv, ret)
+    }
+
+    /// Every parameter of `model`, flattened, in visiting order.
+    fn parameters(model: &Policy) -> Vec<f32> {
+        struct Collect(Vec<f32>);
+        impl ModuleVisitor for Collect {
+            fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+                self.0.extend(param.val().into_data().try_to_vec::<f32>().unwrap());
+            }
+        }
+        let mut c = Collect(Vec::new());
+        model.visit(&mut c);
+        c.0
+    }
+
+    #[test]
+    fn the_sparse_input_layer_gives_the_dense_update() {
+        let device = Device::flex().autodiff();
+        let (rollout, adv, ret) = random_rollout(16, 24);
+        // Two epochs of four minibatches, no early stop: later minibatches must
+        // see the weights Adam changed with the sparse layer's gradients.
+        let base =
+            TrainConfig { update_epochs: 2, num_minibatches: 4, target_kl: 0.0, hidden: 64, ..TrainConfig::default() };
+        let model = crate::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let run = |sparse_input: bool| {
+            let cfg = TrainConfig { sparse_input, ..base.clone() };
+            let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let (model, _, stats) = update(
+                model.clone(),
+                None,
+                &mut optim,
+                &rollout,
+                &adv,
+                &ret,
+                &cfg,
+                1e-3,
+                &device,
+                &mut rng,
+                &mut Profile::default(),
+            );
+            (parameters(&model), stats)
+        };
+        let ((sparse_w, sparse), (dense_w, dense)) = (run(true), run(false));
+        assert_eq!((sparse.minibatches, dense.minibatches), (8, 8));
+        for (what, a, b) in [
+            ("policy_loss", sparse.policy_loss, dense.policy_loss),
+            ("value_loss", sparse.value_loss, dense.value_loss),
+            ("entropy", sparse.entropy, dense.entropy),
+            ("approx_kl", sparse.approx_kl, dense.approx_kl),
+            // The norm covers every parameter: the sparse layer's gradients were registered.
+            ("grad_norm", sparse.grad_norm, dense.grad_norm),
+        ] {
+            assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "{what}: sparse {a} vs dense {b}");
+        }
+        assert!(sparse.grad_norm > 0.0);
+        let before = parameters(&model);
+        let moved = before.iter().zip(&sparse_w).filter(|(a, b)| a != b).count();
+        assert!(moved > before.len() / 2, "the update moved {moved} of {} parameters", before.len());
+        for (i, (a, b)) in sparse_w.iter().zip(&dense_w).enumerate() {
+            assert!((a - b).abs() <= 1e-5, "parameter {i}: sparse {a} vs dense {b}");
+        }
+    }
+
+    #[test]
+    fn advantages_are_normalised_with_the_sample_deviation() {
+        let device = Device::flex();
+        let adv = [1.0f32, 2.0, 3.0, 6.0];
+        // Mean 3; deviations -2, -1, 0, 3; sample variance (4 + 1 + 0 + 9) / 3.
+        let sd = (14.0f32 / 3.0).sqrt();
+        let got = normalise(col(&adv, &device)).into_data().try_to_vec::<f32>().unwrap();
+        for (g, a) in got.iter().zip(adv) {
+            assert_close(*g, (a - 3.0) / (sd + 1e-8));
+        }
+        // A single sample is left as it is.
+        assert_eq!(normalise(col(&[5.0], &device)).into_data().try_to_vec::<f32>().unwrap(), vec![5.0]);
+    }
+
     /// Two parameters whose gradients under [`Tiny::loss`] are known.
     #[derive(Module, Debug)]
     struct Tiny {
@@ -336,7 +544,7 @@ mod tests {
 
         // Norm 5 above the limit 1: every gradient times 1 / (5 + 1e-6).
         let mut grads = fresh();
-        assert_close(clip_global_norm(&tiny, &mut grads, 1.0), 5.0);
+        assert_close(clip_global_norm(&tiny, &mut grads, 1.0).unwrap().into_scalar::<f32>(), 5.0);
         let (a, b) = tiny.grads(&grads);
         let s = 1.0 / (5.0 + 1e-6);
         for (got, want) in a.iter().chain(&b).zip([1.0 * s, 2.0 * s, 2.0 * s, 4.0 * s]) {
@@ -348,7 +556,7 @@ mod tests {
         // Under the limit, or with clipping off (0): unchanged; the norm is still reported.
         for max_norm in [10.0, 0.0] {
             let mut grads = fresh();
-            assert_close(clip_global_norm(&tiny, &mut grads, max_norm), 5.0);
+            assert_close(clip_global_norm(&tiny, &mut grads, max_norm).unwrap().into_scalar::<f32>(), 5.0);
             assert_eq!(tiny.grads(&grads), (vec![1.0, 2.0], vec![2.0, 4.0]));
         }
     }

@@ -9,10 +9,12 @@
 //! it `done`. A chain still open when the rollout stops bootstraps from the value
 //! of the seat's current observation.
 
+use crate::sparse::SparseRows;
+
 /// One decision of a learning seat.
 #[derive(Clone, Debug)]
 pub struct Transition {
-    /// Observation at the decision (offset into the rollout's flat `obs`).
+    /// Game (index into the rollout's games) the decision was taken in.
     pub env: usize,
     /// Seat that acted.
     pub seat: usize,
@@ -32,8 +34,8 @@ pub struct Transition {
     pub bootstrap: f32,
 }
 
-/// A rollout: transitions plus their observations and legal masks, flat.
-#[derive(Default)]
+/// A rollout: transitions plus their observations (as their non-zero
+/// entries) and legal masks.
 pub struct Rollout {
     /// Observation length.
     pub obs_len: usize,
@@ -41,8 +43,8 @@ pub struct Rollout {
     pub num_actions: usize,
     /// Transitions in the order they were taken.
     pub steps: Vec<Transition>,
-    /// Observations, `steps.len() * obs_len`.
-    pub obs: Vec<f32>,
+    /// Observations, one row per transition.
+    pub obs: SparseRows,
     /// Legal masks, `steps.len() * num_actions` (0/1).
     pub masks: Vec<f32>,
     /// Length of each transition's hidden-hand input for the oracle critic (0: none).
@@ -57,7 +59,16 @@ impl Rollout {
     /// An empty rollout for `envs` games; `oracle_len` floats of hidden hands are
     /// kept per transition for the oracle critic (0: none).
     pub fn new(envs: usize, obs_len: usize, num_actions: usize, oracle_len: usize) -> Rollout {
-        Rollout { obs_len, num_actions, oracle_len, open: vec![[None; 4]; envs], ..Default::default() }
+        Rollout {
+            obs_len,
+            num_actions,
+            oracle_len,
+            steps: Vec::new(),
+            obs: SparseRows::new(obs_len),
+            masks: Vec::new(),
+            oracle: Vec::new(),
+            open: vec![[None; 4]; envs],
+        }
     }
 
     /// Clears the transitions; chains that were open stay unlinked.
@@ -81,13 +92,15 @@ impl Rollout {
         self.steps.is_empty()
     }
 
-    /// Records a decision of `seat` in `env` (`oracle`: `oracle_len` floats).
+    /// Records a decision of `seat` in `env`, whose observation is row `row` of
+    /// `obs` (`oracle`: `oracle_len` floats).
     #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
         env: usize,
         seat: usize,
-        obs: &[f32],
+        obs: &SparseRows,
+        row: usize,
         mask: &[f32],
         oracle: &[f32],
         action: usize,
@@ -100,7 +113,7 @@ impl Rollout {
             self.steps[prev].next = Some(idx);
         }
         self.open[env][seat] = Some(idx);
-        self.obs.extend_from_slice(obs);
+        self.obs.push_row(obs, row);
         self.masks.extend_from_slice(mask);
         self.oracle.extend_from_slice(oracle);
         self.steps.push(Transition {
@@ -179,11 +192,12 @@ mod tests {
     #[test]
     fn chains_follow_each_seat_and_terminal_rewards_reach_every_seat() {
         let mut r = Rollout::new(1, 1, 2, 0);
+        let zero = SparseRows::from_dense(&[0.0], 1);
         // Seats 0 and 1 alternate; the hand ends after seat 1's second move.
-        r.push(0, 0, &[0.0], &[1.0, 1.0], &[], 0, -0.7, 0.5);
-        r.push(0, 1, &[0.0], &[1.0, 1.0], &[], 1, -0.7, -0.5);
-        r.push(0, 0, &[0.0], &[1.0, 1.0], &[], 0, -0.7, 0.8);
-        r.push(0, 1, &[0.0], &[1.0, 1.0], &[], 1, -0.7, -0.2);
+        r.push(0, 0, &zero, 0, &[1.0, 1.0], &[], 0, -0.7, 0.5);
+        r.push(0, 1, &zero, 0, &[1.0, 1.0], &[], 1, -0.7, -0.5);
+        r.push(0, 0, &zero, 0, &[1.0, 1.0], &[], 0, -0.7, 0.8);
+        r.push(0, 1, &zero, 0, &[1.0, 1.0], &[], 1, -0.7, -0.2);
         r.reward(0, &[2.0, -2.0, 0.0, 0.0], true);
         assert_eq!(r.steps[0].next, Some(2));
         assert_eq!(r.steps[1].next, Some(3));
@@ -205,8 +219,9 @@ mod tests {
         // second move and a new hand starts whose chain is still open at the end;
         // game 1 seat 2 has two decisions and stays open too.
         let mut r = Rollout::new(2, 1, 1, 0);
+        let zero = SparseRows::from_dense(&[0.0], 1);
         let push = |r: &mut Rollout, env: usize, seat: usize, value: f32| {
-            r.push(env, seat, &[0.0], &[1.0], &[], 0, 0.0, value)
+            r.push(env, seat, &zero, 0, &[1.0], &[], 0, 0.0, value)
         };
         push(&mut r, 0, 0, 0.5); // t0
         push(&mut r, 1, 2, 0.1); // t1
@@ -246,7 +261,7 @@ mod tests {
     #[test]
     fn open_chains_bootstrap_from_the_seats_current_value() {
         let mut r = Rollout::new(2, 1, 1, 1);
-        r.push(1, 3, &[0.0], &[1.0], &[0.5], 0, 0.0, 0.25);
+        r.push(1, 3, &SparseRows::from_dense(&[0.0], 1), 0, &[1.0], &[0.5], 0, 0.0, 0.25);
         assert_eq!(r.oracle, vec![0.5]);
         let open = r.open_chains();
         assert_eq!(open, vec![(1, 3, 0)]);

@@ -13,11 +13,13 @@
 use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
 use crate::config::TrainConfig;
 use crate::eval::{self, write_oracle, EvalOpponent, ORACLE_LEN};
-use crate::inference::{critic_values, decide};
+use crate::inference::{critic_values, decide, Actor};
 use crate::log::MetricsLog;
 use crate::model::{Critic, Policy};
 use crate::ppo::{self, UpdateStats};
+use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
+use crate::sparse::SparseRows;
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState, VecEnv};
 use burn::optim::{AdamConfig, ModuleOptimizer};
@@ -25,7 +27,7 @@ use burn::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Why training stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +70,10 @@ pub struct Summary {
     pub decisions_per_s: f64,
     /// Self-play hands per hour over the run, updates included.
     pub hands_per_hour: f64,
+    /// Where this session's time went.
+    pub profile: Profile,
+    /// The process's peak resident memory in bytes, where the system says.
+    pub peak_rss_bytes: Option<u64>,
 }
 
 /// Progress reports, one per update (the CLI draws its progress bar from them).
@@ -117,10 +123,14 @@ pub fn train<G: Game>(
 
         // 1. Rollout on the inference copies; chains still open at its end
         //    bootstrap from the value of the seat's current state.
-        let policy = learner.model.valid();
+        let rollout_start = Instant::now();
+        let forward_before = run.profile.seconds(Phase::RolloutForward);
+        let policy = run.actor(&learner.model);
         let critic = learner.critic.as_ref().map(|c| c.valid());
         let episodes = run.collect_rollout(&policy, critic.as_ref(), &mut rng);
         run.bootstrap_open_chains(&policy, critic.as_ref());
+        let forward = run.profile.seconds(Phase::RolloutForward) - forward_before;
+        run.profile.add(Phase::Env, rollout_start.elapsed().saturating_sub(Duration::from_secs_f64(forward)));
 
         // 2. Update: GAE, then the PPO epochs on the autodiff networks.
         let (updated, stats) = run.update(learner, lr, &mut rng)?;
@@ -132,8 +142,12 @@ pub fn train<G: Game>(
 
         // 4. Opponent pool, evaluation, checkpoints.
         run.add_to_pool(&learner.model);
+        let eval_start = Instant::now();
         let best = run.evaluate(&learner.model);
+        run.profile.since(Phase::Evaluation, eval_start);
+        let checkpoint_start = Instant::now();
         run.checkpoint(&learner, best)?;
+        run.profile.since(Phase::Checkpoint, checkpoint_start);
         progress.update(&run.state, speed.hands_per_s, speed.decisions_per_s);
     }
     run.finish(&learner)
@@ -233,9 +247,11 @@ struct Run<'a, G: Game> {
     /// The games, in lockstep.
     envs: VecEnv<G>,
     rollout: Rollout,
-    /// Past policies (inference copies), oldest first.
-    pool: Vec<Policy>,
+    /// Past policies, oldest first.
+    pool: Vec<Actor>,
     session: Session,
+    /// Time per phase of the loop.
+    profile: Profile,
     last_checkpoint: Option<PathBuf>,
 }
 
@@ -339,8 +355,15 @@ impl<'a, G: Game> Run<'a, G> {
             envs,
             rollout,
             pool: Vec::new(),
+            profile: Profile::default(),
         };
         Ok((run, learner))
+    }
+
+    /// The inference copy of `model`, ready to act (its input layer sparse
+    /// where the config and device say so).
+    fn actor(&self, model: &Policy) -> Actor {
+        Actor::with_sparse_input(model.valid(), &self.device, self.cfg.sparse_input)
     }
 
     /// The learning rate of the next update (annealed linearly over the run's hands).
@@ -363,7 +386,7 @@ impl<'a, G: Game> Run<'a, G> {
     /// are recorded (valued by the oracle `critic` when there is one); in the
     /// first `opponent_share` of the games the other team plays a snapshot drawn
     /// from the pool (everywhere else, `policy` plays every seat).
-    fn collect_rollout(&mut self, policy: &Policy, critic: Option<&Critic>, rng: &mut ChaCha8Rng) -> Episodes {
+    fn collect_rollout(&mut self, policy: &Actor, critic: Option<&Critic>, rng: &mut ChaCha8Rng) -> Episodes {
         let cfg = self.cfg;
         let opponent = (!self.pool.is_empty() && cfg.opponent_share > 0.0)
             .then(|| self.pool[rng.random_range(0..self.pool.len())].clone());
@@ -398,7 +421,7 @@ impl<'a, G: Game> Run<'a, G> {
     fn act(
         &mut self,
         rows: &[usize],
-        net: &Policy,
+        net: &Actor,
         critic: Option<&Critic>,
         record: bool,
         rng: &mut ChaCha8Rng,
@@ -409,23 +432,29 @@ impl<'a, G: Game> Run<'a, G> {
         }
         let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
         let envs = &self.envs;
-        let obs: Vec<f32> = rows.iter().flat_map(|&e| envs.obs[e * ol..(e + 1) * ol].iter().copied()).collect();
+        let mut obs = SparseRows::new(ol);
+        for &e in rows {
+            obs.push_dense(&envs.obs[e * ol..(e + 1) * ol]);
+        }
         let masks: Vec<f32> = rows.iter().flat_map(|&e| envs.mask[e * na..(e + 1) * na].iter().copied()).collect();
-        let mut decisions = decide(net, &self.device, &obs, &masks, na, Some(rng));
+        let forward_start = Instant::now();
+        let mut decisions = decide(net, &obs, &masks, na, Some(rng));
         let mut oracle = Vec::new();
         if let Some(c) = critic.filter(|_| record) {
             oracle = hidden_hands(&self.game, envs, rows.iter().map(|&e| (e, envs.seats[e] as usize)), orl);
-            for (d, v) in decisions.iter_mut().zip(critic_values(c, &self.device, &obs, &oracle, rows.len())) {
+            let dense = obs.to_dense();
+            for (d, v) in decisions.iter_mut().zip(critic_values(c, &self.device, &dense, &oracle, rows.len())) {
                 d.value = v;
             }
         }
+        self.profile.since(Phase::RolloutForward, forward_start);
         for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
             actions[env] = d.action;
             if record {
                 let seat = envs.seats[env] as usize;
-                let (o, m) = (&obs[k * ol..(k + 1) * ol], &masks[k * na..(k + 1) * na]);
+                let m = &masks[k * na..(k + 1) * na];
                 let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
-                self.rollout.push(env, seat, o, m, h, d.action, d.logp, d.value);
+                self.rollout.push(env, seat, &obs, k, m, h, d.action, d.logp, d.value);
             }
         }
     }
@@ -436,8 +465,7 @@ impl<'a, G: Game> Run<'a, G> {
     fn credit_rewards(&mut self, pool_envs: usize, episodes: &mut Episodes) {
         let np = self.dims.players;
         for (env, len) in episodes.steps.iter_mut().enumerate() {
-            let r: Vec<f32> =
-                self.envs.rewards[env * 4..env * 4 + 4].iter().map(|x| x * self.cfg.reward_scale).collect();
+            let r: [f32; 4] = std::array::from_fn(|seat| self.envs.rewards[env * 4 + seat] * self.cfg.reward_scale);
             let done = self.envs.dones[env];
             self.rollout.reward(env, &r, done);
             *len += 1;
@@ -457,7 +485,7 @@ impl<'a, G: Game> Run<'a, G> {
 
     /// Chains still open bootstrap from the value of the seat's current state
     /// (the oracle critic's, or else the policy's value head).
-    fn bootstrap_open_chains(&mut self, policy: &Policy, critic: Option<&Critic>) {
+    fn bootstrap_open_chains(&mut self, policy: &Actor, critic: Option<&Critic>) {
         let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
         let open = self.rollout.open_chains();
         if open.is_empty() {
@@ -467,6 +495,7 @@ impl<'a, G: Game> Run<'a, G> {
         for (k, &(env, seat, _)) in open.iter().enumerate() {
             self.envs.state(env).observe(seat, &mut obs[k * ol..(k + 1) * ol]);
         }
+        let forward_start = Instant::now();
         let values: Vec<f32> = match critic {
             Some(c) => {
                 let oracle = hidden_hands(&self.game, &self.envs, open.iter().map(|&(env, seat, _)| (env, seat)), orl);
@@ -474,9 +503,10 @@ impl<'a, G: Game> Run<'a, G> {
             }
             None => {
                 let masks = vec![1f32; open.len() * na];
-                decide(policy, &self.device, &obs, &masks, na, None).iter().map(|d| d.value).collect()
+                decide(policy, &SparseRows::from_dense(&obs, ol), &masks, na, None).iter().map(|d| d.value).collect()
             }
         };
+        self.profile.since(Phase::RolloutForward, forward_start);
         for (&(_, _, i), v) in open.iter().zip(values) {
             self.rollout.set_bootstrap(i, v);
         }
@@ -493,8 +523,19 @@ impl<'a, G: Game> Run<'a, G> {
         let cfg = self.cfg;
         let (adv, ret) = self.rollout.advantages(cfg.gamma, cfg.gae_lambda);
         let Learner { model, critic, mut optim } = learner;
-        let (model, critic, stats) =
-            ppo::update(model, critic, &mut optim, &self.rollout, &adv, &ret, cfg, lr, &self.train_device, rng);
+        let (model, critic, stats) = ppo::update(
+            model,
+            critic,
+            &mut optim,
+            &self.rollout,
+            &adv,
+            &ret,
+            cfg,
+            lr,
+            &self.train_device,
+            rng,
+            &mut self.profile,
+        );
         for (what, v) in
             [("policy_loss", stats.policy_loss), ("value_loss", stats.value_loss), ("entropy", stats.entropy)]
         {
@@ -534,7 +575,8 @@ impl<'a, G: Game> Run<'a, G> {
     fn add_to_pool(&mut self, model: &Policy) {
         let (update, cfg) = (self.state.update, self.cfg);
         if update % cfg.snapshot_every as u64 == 0 {
-            self.pool.push(model.valid());
+            let actor = self.actor(model);
+            self.pool.push(actor);
             if self.pool.len() > cfg.pool_size.max(1) {
                 self.pool.remove(0);
             }
@@ -551,13 +593,12 @@ impl<'a, G: Game> Run<'a, G> {
         if !due {
             return false;
         }
-        let eval_model = model.valid();
+        let eval_model = self.actor(model);
         let step = self.state.decisions;
         let mut results = Vec::new();
         for opp in [EvalOpponent::Random, EvalOpponent::Heuristic] {
             // A game without a heuristic player is evaluated against random only.
-            let Ok(r) = eval::evaluate(&self.game, &eval_model, &self.device, opp, cfg.eval_hands, cfg.seed ^ 0xE7A1)
-            else {
+            let Ok(r) = eval::evaluate(&self.game, &eval_model, opp, cfg.eval_hands, cfg.seed ^ 0xE7A1) else {
                 continue;
             };
             self.log.scalar(&format!("eval/win_rate_vs_{}", opp.name()), r.win_rate as f32, step);
@@ -597,6 +638,7 @@ impl<'a, G: Game> Run<'a, G> {
     fn finish(mut self, learner: &Learner) -> Result<Summary, TrainError> {
         self.log.close();
         let speed = self.session.speed(&self.state);
+        self.profile.total = self.session.start.elapsed().as_secs_f64();
         let checkpoint = match self.last_checkpoint.take() {
             Some(c) => c,
             None => self.save(learner, false)?,
@@ -604,6 +646,8 @@ impl<'a, G: Game> Run<'a, G> {
         Ok(Summary {
             decisions_per_s: speed.decisions_per_s,
             hands_per_hour: speed.hands_per_s * 3600.0,
+            profile: self.profile,
+            peak_rss_bytes: peak_rss_bytes(),
             state: self.state,
             checkpoint,
         })

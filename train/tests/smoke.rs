@@ -6,6 +6,7 @@ use bones_env::{Doubles, Game, Texas42, Texas42Rules};
 use bones_train::checkpoint;
 use bones_train::config::CriticKind;
 use bones_train::eval::{evaluate, EvalOpponent, ORACLE_LEN};
+use bones_train::inference::Actor;
 use bones_train::log::read_scalars;
 use bones_train::{train, TrainConfig};
 use burn::prelude::Device;
@@ -39,7 +40,7 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
     let dir = checkpoint::latest(&out.join("checkpoints")).unwrap();
     let device = Device::flex();
     let model = checkpoint::load_model(&dir, game.obs_len(), game.num_actions(), &device).unwrap();
-    let r = evaluate(&game, &model, &device, EvalOpponent::Random, 4, 1).unwrap();
+    let r = evaluate(&game, &Actor::new(model, &device), EvalOpponent::Random, 4, 1).unwrap();
     assert_eq!(r.games, 8);
     assert!((0.0..=1.0).contains(&r.win_rate));
 
@@ -70,7 +71,7 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
     let device = Device::flex();
     checkpoint::load_critic(&dir, game.obs_len(), ORACLE_LEN, &device).unwrap();
     let model = checkpoint::load_model(&dir, game.obs_len(), game.num_actions(), &device).unwrap();
-    assert_eq!(evaluate(&game, &model, &device, EvalOpponent::Random, 2, 1).unwrap().games, 4);
+    assert_eq!(evaluate(&game, &Actor::new(model, &device), EvalOpponent::Random, 2, 1).unwrap().games, 4);
 
     // Resuming with the other critic is refused; with the same one it continues.
     let mut public = cfg.clone();

@@ -133,5 +133,9 @@ pub fn run(args: TrainArgs) -> Result<i32> {
     for (k, v) in &summary.state.last_eval {
         println!("  {k}: {v:.3}");
     }
+    println!("time per phase:\n{}", summary.profile);
+    if let Some(rss) = summary.peak_rss_bytes {
+        println!("peak memory (RSS): {:.2} GiB", rss as f64 / (1u64 << 30) as f64);
+    }
     Ok(0)
 }
