@@ -16,26 +16,17 @@ rounds=${3:-5}
 seconds=${4:-1}
 threads=${THREADS:-2}
 out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 for i in $(seq 1 "$rounds"); do
   for which in old new; do
     bin=$old; [ "$which" = new ] && bin=$new
     for game in texas42 doubles; do
-      printf '%s %s ' "$which" "$game" >> "$out"
-      "$bin" bench --game "$game" --seconds "$seconds" --threads "$threads" --json >> "$out"
+      "$bin" bench --game "$game" --seconds "$seconds" --threads "$threads" --json | python3 -c '
+import json, sys
+for k, v in json.load(sys.stdin).items():
+    if k.endswith("_per_s"):
+        print(f"{sys.argv[1]} {k}\t{sys.argv[2]}\t{v}")' "$game" "$which" >> "$out"
     done
   done
 done
-python3 - "$out" <<'PY'
-import json, statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    which, game, js = line.split(' ', 2)
-    for k, v in json.loads(js).items():
-        if k.endswith('_per_s'):
-            rows.setdefault((game, k), {}).setdefault(which, []).append(v)
-print(f"{'game':8} {'rate':22} {'old (median)':>14} {'new (median)':>14} {'new/old':>8}")
-for (game, k), v in sorted(rows.items()):
-    o, n = statistics.median(v['old']), statistics.median(v['new'])
-    print(f"{game:8} {k:22} {o:14.0f} {n:14.0f} {n / o:8.3f}")
-PY
-rm -f "$out"
+python3 "$(dirname "$0")/median_ratio.py" "$out" "game rate"

@@ -37,22 +37,12 @@ for i in $(seq 1 "$rounds"); do
         || { cat "$log" >&2; echo "train_compare.sh: $which build failed on $preset" >&2; exit 1; }
       rate=$(tr '\r' '\n' < "$log" | sed -n 's/.*decisions\/s, \([0-9]*\) hands\/hour.*/\1/p' | tail -1)
       [ -n "$rate" ] || { cat "$log" >&2; echo "train_compare.sh: no hands/hour in the $which summary" >&2; exit 1; }
-      echo "$tag $which $rate" >> "$results"
+      printf '%s\t%s\t%s\n' "$tag" "$which" "$rate" >> "$results"
       echo "round $i: $tag $which $rate hands/hour" >&2
     done
   done
 done
-python3 - "$results" <<'PY'
-import statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    preset, which, rate = line.split()
-    rows.setdefault(preset, {}).setdefault(which, []).append(float(rate))
-print(f"{'preset':10} {'old hands/hour (median)':>24} {'new hands/hour (median)':>24} {'new/old':>8}")
-for preset, v in rows.items():
-    o, n = statistics.median(v['old']), statistics.median(v['new'])
-    print(f"{preset:10} {o:24,.0f} {n:24,.0f} {n / o:8.2f}")
-PY
+python3 "$(dirname "$0")/median_ratio.py" "$results" "preset (hands/hour)"
 for preset in $presets; do
   tag=$(basename "$preset" .toml)
   if grep -q "time per phase" "$work/new-$tag.log"; then
