@@ -22,13 +22,14 @@
 //! ```
 
 use std::any::Any;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentRng};
 use crate::heuristic::doubles::{DoublesHeuristic, HighestAgent};
 use crate::heuristic::texas42::Texas42Heuristic;
 use crate::pimc::PimcAgent;
 use crate::random::RandomAgent;
+use crate::search::SearchAgent;
 use crate::spec::{AgentSpec, SpecError};
 use bones_env::{Action, ActionMask, Doubles, DoublesView, Game, GameState, SeatView, Texas42, Texas42View};
 
@@ -40,6 +41,23 @@ pub type ViewOf<G> = <<G as Game>::State as GameState>::View;
 pub trait Policy: Send {
     /// Chooses a legal action for observation `obs`.
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action;
+
+    /// The raw action scores of a batch: `obs` holds `rows` observations one
+    /// after another; the result holds `rows` rows of `num_actions` logits (the
+    /// policy is the softmax of a row over the legal actions). The `search`
+    /// agent reads them to weigh its sampled worlds.
+    fn logits(&mut self, obs: &[f32], rows: usize) -> Vec<f32>;
+}
+
+/// The probability of `action` under the softmax of `logits` over `legal`.
+pub fn legal_prob(logits: &[f32], legal: ActionMask, action: Action) -> f32 {
+    let max = legal.iter().map(|a| logits[a]).fold(f32::NEG_INFINITY, f32::max);
+    let z: f32 = legal.iter().map(|a| (logits[a] - max).exp()).sum();
+    if legal.contains(action) {
+        (logits[action] - max).exp() / z
+    } else {
+        0.0
+    }
 }
 
 /// Loads trained policies for `model:PATH` specs.
@@ -47,6 +65,13 @@ pub trait PolicyLoader: Sync {
     /// The policy at `path`, which must have been trained for `game` with that
     /// observation length and action count; the reason when it cannot be loaded.
     fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String>;
+
+    /// The shipped model of `game` (the policy `search` uses without
+    /// `model=PATH`), if this loader knows one.
+    fn shipped(&self, game: &str) -> Option<PathBuf> {
+        let _ = game;
+        None
+    }
 }
 
 /// A policy acting for a seat: it writes the seat view's observation and asks
@@ -106,6 +131,33 @@ impl<'a> AgentFactory<'a> {
                     .load(path, game.name(), game.obs_len(), game.num_actions())
                     .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
                 Ok(Box::new(ObservingAgent::new(policy, game.obs_len())))
+            }
+            AgentSpec::Search(options) => {
+                let loader =
+                    self.models.ok_or_else(|| SpecError::NotAvailable { spec: spec.to_string(), reason: NO_LOADER })?;
+                let any: &dyn Any = game;
+                if !any.is::<Texas42>() {
+                    return Err(SpecError::WrongGame {
+                        spec: spec.to_string(),
+                        game: game.name(),
+                        reason: "the policy-guided search is built for Texas 42 only; use `heuristic`, `highest`, \
+                                 `random` or `model:PATH`"
+                            .into(),
+                    });
+                }
+                let path = match &options.model {
+                    Some(p) => p.clone(),
+                    None => loader.shipped(game.name()).ok_or_else(|| SpecError::BadModel {
+                        spec: spec.to_string(),
+                        reason: format!("no shipped model (models/{}) here: give one with `model=PATH`", game.name()),
+                    })?,
+                };
+                let policy = loader
+                    .load(&path, game.name(), game.obs_len(), game.num_actions())
+                    .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
+                let agent: Box<dyn Agent<Texas42View>> =
+                    Box::new(SearchAgent::new(policy, options.settings(), game.obs_len()));
+                Ok(cast(agent))
             }
             _ => game_agent(spec, game),
         }

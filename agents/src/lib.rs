@@ -1,12 +1,13 @@
 //! Agents for Bones and the arena that measures them.
 //!
 //! - [`agent`]: the [`Agent`] trait (an agent acts from one seat's view only).
-//! - [`spec`]: agent specs (`random`, `heuristic`, `highest`, `pimc[:worlds=N]`, `model:PATH`).
+//! - [`spec`]: agent specs (`random`, `heuristic`, `highest`, `pimc[:worlds=N]`, `search[:…]`, `model:PATH`).
 //! - [`factory`]: builds the agent of a spec for any game; trained policies come
 //!   from a [`PolicyLoader`] the caller passes in.
 //! - [`random`], [`heuristic`]: baselines; [`solver`]: the exact open-hand solver
 //!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
-//!   over sampled worlds.
+//!   over sampled worlds; [`search`]: a trained policy and the solver together
+//!   (worlds weighted by the policy's reading of the other seats' actions).
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
 //!   whole or in shards that merge to the same report; [`report`]: its JSON form.
 
@@ -19,6 +20,7 @@ pub mod heuristic;
 pub mod pimc;
 pub mod random;
 pub mod report;
+pub mod search;
 pub mod solver;
 pub mod spec;
 
@@ -26,6 +28,7 @@ pub use agent::{Agent, AgentRng};
 pub use arena::{
     evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
 };
-pub use factory::{AgentFactory, ObservingAgent, Policy, PolicyLoader, ViewOf};
+pub use factory::{legal_prob, AgentFactory, ObservingAgent, Policy, PolicyLoader, ViewOf};
+pub use search::{SearchAgent, SearchSettings};
 pub use solver::Solver;
-pub use spec::{AgentSpec, SpecError};
+pub use spec::{AgentSpec, SearchOptions, SpecError};

@@ -633,9 +633,15 @@ impl PimcAgent {
     /// Chooses a play: see the module docs. Returns every legal action with its
     /// score `(worlds won, summed points)`; the best is first.
     pub fn play_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
-        let legal = v.legal;
         let sampler = WorldSampler::new(v);
         let worlds: Vec<Hand> = (0..self.worlds).filter_map(|_| sampler.world(v, rng)).collect();
+        self.score_plays(v, &worlds)
+    }
+
+    /// [`PimcAgent::play_scores`] over the given worlds (each the view's hand
+    /// in some deal; a world given twice counts twice).
+    pub fn score_plays(&mut self, v: &Texas42View, worlds: &[Hand]) -> Vec<(Action, u32, i64)> {
+        let legal = v.legal;
         let mut wins = [0u32; 28];
         let mut points = [0i64; 28];
         let contract = v.declaration == Some(NEL_O)
@@ -643,7 +649,7 @@ impl PimcAgent {
             || (self.contract_play && v.rules.scoring == Scoring::Marks);
         let mut solve_points = !contract;
         if contract {
-            for h in &worlds {
+            for h in worlds {
                 for (a, ok) in self.solver.contract_actions(h) {
                     wins[a] += ok as u32;
                 }
@@ -654,7 +660,7 @@ impl PimcAgent {
         if solve_points {
             let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };
             let mut buf = Vec::with_capacity(7);
-            for h in &worlds {
+            for h in worlds {
                 self.solver.solve_actions_into(h, &mut buf);
                 for &(a, p) in &buf {
                     points[a] += sign * p as i64;
@@ -780,10 +786,21 @@ impl PimcAgent {
     pub fn declare_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
         let sampler = WorldSampler::new(v);
         let worlds: Vec<Hand> = (0..self.worlds.max(self.bid_worlds)).filter_map(|_| sampler.world(v, rng)).collect();
-        let legal = v.legal;
+        self.score_declarations(v, &worlds, v.legal)
+    }
+
+    /// [`PimcAgent::declare_scores`] over the given worlds, for the
+    /// declarations in `candidates` (legal ones; a world given twice counts twice).
+    pub fn score_declarations(
+        &mut self,
+        v: &Texas42View,
+        worlds: &[Hand],
+        candidates: ActionMask,
+    ) -> Vec<(Action, u32, i64)> {
+        let legal = ActionMask(v.legal.0 & candidates.0);
         let mut made = [0u32; 64];
         let mut points = [0i64; 64];
-        for h0 in &worlds {
+        for h0 in worlds {
             for d in legal.iter() {
                 let mut h = *h0;
                 h.apply(d).expect("legal declaration");
@@ -798,7 +815,7 @@ impl PimcAgent {
                     points[d] = -1; // Nel-O and Sevens lose ties to trumps
                     continue;
                 }
-                for h0 in &worlds {
+                for h0 in worlds {
                     let mut h = *h0;
                     h.apply(d).expect("legal declaration");
                     points[d] += self.solver.value(&h) as i64;

@@ -1,7 +1,10 @@
 //! Agent specs: the strings that name an agent on the command line, in the bot
 //! server and in the Python and web front ends: `random`, `heuristic`,
-//! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42), `model:PATH`. [`AgentSpec`]
-//! parses and prints them; [`crate::factory::AgentFactory`] builds the agent of a
+//! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42),
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]`
+//! (Texas 42), `model:PATH`. Options follow the name, each after a `:` (a `,`
+//! separates the agents of a list); `model=PATH` takes the rest of the spec, so a
+//! path may hold `:`. [`AgentSpec`] parses and prints them; [`crate::factory::AgentFactory`] builds the agent of a
 //! spec for a game.
 
 use std::fmt;
@@ -9,8 +12,9 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 /// The valid agent specs, for error messages and `--help`.
-pub const VALID_SPECS: &str =
-    "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, `model:PATH` (a model directory or checkpoint)";
+pub const VALID_SPECS: &str = "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, \
+     `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]` (Texas 42 only), \
+     `model:PATH` (a model directory or checkpoint)";
 
 /// Worlds sampled per decision by `pimc` without `worlds=N`.
 pub const DEFAULT_PIMC_WORLDS: u32 = 32;
@@ -29,11 +33,115 @@ pub enum AgentSpec {
         /// Worlds sampled per decision.
         worlds: u32,
     },
+    /// Policy-guided search: sampled worlds weighted by the policy, solved.
+    Search(SearchOptions),
     /// A trained policy loaded from a model directory or checkpoint.
     Model {
         /// The path given.
         path: PathBuf,
     },
+}
+
+/// The options of `search` (see [`crate::search`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Worlds solved per decision.
+    pub worlds: u32,
+    /// Worlds sampled and weighted per decision, from which `worlds` are drawn.
+    pub pool: u32,
+    /// Bid and choose declaration candidates with the policy (`bidding=policy`),
+    /// or as `pimc` does (`bidding=pimc`).
+    pub policy_bidding: bool,
+    /// Weigh the sampled worlds by how likely the policy finds the other seats'
+    /// actions in them (`weighted=on`), or draw them uniformly (`weighted=off`).
+    pub weighted: bool,
+    /// The policy (`None`: the shipped model).
+    pub model: Option<PathBuf>,
+}
+
+/// Worlds solved per decision by `search` without `worlds=N`.
+pub const DEFAULT_SEARCH_WORLDS: u32 = 64;
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            worlds: DEFAULT_SEARCH_WORLDS,
+            pool: 4 * DEFAULT_SEARCH_WORLDS,
+            policy_bidding: true,
+            weighted: true,
+            model: None,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The agent settings these options ask for.
+    pub fn settings(&self) -> crate::search::SearchSettings {
+        crate::search::SearchSettings {
+            worlds: self.worlds,
+            pool: self.pool.max(self.worlds),
+            policy_bidding: self.policy_bidding,
+            weighted: self.weighted,
+            ..crate::search::SearchSettings::default()
+        }
+    }
+
+    fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
+        let mut o = SearchOptions::default();
+        let mut pool = None;
+        let mut rest = opts.unwrap_or("");
+        let count = |key: &str, n: &str| {
+            n.parse::<u32>()
+                .ok()
+                .filter(|&w| (1..=4096).contains(&w))
+                .ok_or_else(|| bad(format!("`{key}` must be a whole number from 1 to 4096, got `{n}`")))
+        };
+        let switch = |key: &str, v: &str, on: &str, off: &str| match v {
+            _ if v == on => Ok(true),
+            _ if v == off => Ok(false),
+            _ => Err(bad(format!("`{key}` must be `{on}` or `{off}`, got `{v}`"))),
+        };
+        while !rest.is_empty() {
+            if let Some(path) = rest.strip_prefix("model=") {
+                if path.trim().is_empty() {
+                    return Err(bad("`model=` needs a path".to_string()));
+                }
+                o.model = Some(PathBuf::from(path.trim()));
+                break;
+            }
+            let (opt, tail) = rest.split_once(':').unwrap_or((rest, ""));
+            rest = tail;
+            match opt.split_once('=') {
+                Some(("worlds", n)) => o.worlds = count("worlds", n)?,
+                Some(("pool", n)) => pool = Some(count("pool", n)?),
+                Some(("bidding", v)) => o.policy_bidding = switch("bidding", v, "policy", "pimc")?,
+                Some(("weighted", v)) => o.weighted = switch("weighted", v, "on", "off")?,
+                _ => {
+                    return Err(bad(format!(
+                        "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc`, \
+                         `weighted=on|off`, `model=PATH`, each after a `:`)"
+                    )))
+                }
+            }
+        }
+        o.pool = pool.unwrap_or(4 * o.worlds);
+        if o.pool < o.worlds {
+            return Err(bad(format!("`pool` ({}) must be at least `worlds` ({})", o.pool, o.worlds)));
+        }
+        Ok(o)
+    }
+}
+
+impl fmt::Display for SearchOptions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "search:worlds={}:pool={}", self.worlds, self.pool)?;
+        write!(f, ":bidding={}", if self.policy_bidding { "policy" } else { "pimc" })?;
+        write!(f, ":weighted={}", if self.weighted { "on" } else { "off" })?;
+        if let Some(p) = &self.model {
+            write!(f, ":model={}", p.display())?;
+        }
+        Ok(())
+    }
 }
 
 /// Why an agent spec was rejected or cannot be built.
@@ -104,7 +212,7 @@ impl FromStr for AgentSpec {
             "pimc" => {
                 let mut worlds = DEFAULT_PIMC_WORLDS;
                 if let Some(opts) = rest {
-                    for opt in opts.split(',') {
+                    for opt in opts.split([':', ',']) {
                         match opt.split_once('=') {
                             Some(("worlds", n)) => {
                                 worlds =
@@ -118,6 +226,7 @@ impl FromStr for AgentSpec {
                 }
                 Ok(AgentSpec::Pimc { worlds })
             }
+            "search" => Ok(AgentSpec::Search(SearchOptions::parse(rest, bad)?)),
             "model" => match rest {
                 Some(p) if !p.trim().is_empty() => Ok(AgentSpec::Model { path: PathBuf::from(p.trim()) }),
                 _ => Err(bad("`model` needs a path: `model:PATH`".to_string())),
@@ -134,6 +243,7 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Heuristic => f.write_str("heuristic"),
             AgentSpec::Highest => f.write_str("highest"),
             AgentSpec::Pimc { worlds } => write!(f, "pimc:worlds={worlds}"),
+            AgentSpec::Search(o) => o.fmt(f),
             AgentSpec::Model { path } => write!(f, "model:{}", path.display()),
         }
     }

@@ -6,8 +6,9 @@
 //! `model.bpk` and `config.toml`.
 
 use crate::checkpoint;
-use crate::inference::{choose, legal_probs};
+use crate::inference::{choose, legal_probs, Actor};
 use crate::model::Policy;
+use crate::sparse::SparseRows;
 use bones_agents::{AgentFactory, AgentRng, Policy as DecidePolicy, PolicyLoader};
 use bones_env::{Action, ActionMask};
 use burn::prelude::*;
@@ -17,6 +18,8 @@ use std::path::{Path, PathBuf};
 pub struct PolicyAgent {
     model: Policy,
     device: Device,
+    /// The same network for batches (input layer from the non-zero entries).
+    actor: Actor,
     /// Sample from the policy instead of taking its most probable action.
     pub sample: bool,
     /// The rules the policy was trained under (a preset name or a rules object).
@@ -64,7 +67,8 @@ impl PolicyAgent {
         }
         let device = Device::flex();
         let model = checkpoint::load_model(&dir, obs_len, num_actions, &device).map_err(|e| e.to_string())?;
-        Ok(PolicyAgent { model, device, sample: false, trained_rules: cfg.rules, mask: vec![0.0; num_actions] })
+        let actor = Actor::new(model.clone(), &device);
+        Ok(PolicyAgent { model, device, actor, sample: false, trained_rules: cfg.rules, mask: vec![0.0; num_actions] })
     }
 
     /// Runs the policy on one observation (`obs_len` floats) with its legal
@@ -91,6 +95,13 @@ impl DecidePolicy for PolicyAgent {
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
         self.evaluate(obs, legal, rng).action
     }
+
+    fn logits(&mut self, obs: &[f32], rows: usize) -> Vec<f32> {
+        if rows == 0 {
+            return Vec::new();
+        }
+        self.actor.forward(&SparseRows::from_dense(obs, obs.len() / rows)).0
+    }
 }
 
 /// Loads `model:PATH` policies for [`bones_agents::AgentFactory`] (greedy).
@@ -106,6 +117,10 @@ impl PolicyLoader for ModelLoader {
         num_actions: usize,
     ) -> Result<Box<dyn DecidePolicy>, String> {
         Ok(Box::new(PolicyAgent::load(path, game, obs_len, num_actions)?))
+    }
+
+    fn shipped(&self, game: &str) -> Option<PathBuf> {
+        shipped_model(game)
     }
 }
 

@@ -10,16 +10,22 @@
 //! A bad request gets `{"id":…,"error":"…"}` (`id` null when the line is not a
 //! JSON object with an `id`); rules that differ from the model's training rules
 //! are served with a `"warning"`.
+//!
+//! A server may instead play any agent spec ([`Server::with_agent`]: `heuristic`,
+//! `pimc`, `search`, …): it acts from the seat's view (its own dominoes and the
+//! public record, never the other seats' dominoes) and replies
+//! `{"id":…,"action":"6-4"}`.
 
 use crate::checkpoint;
 use crate::policy_agent::{resolve, PolicyAgent};
-use bones_agents::AgentRng;
+use bones_agents::{Agent, AgentRng, AgentSpec, ViewOf};
 use bones_env::record::RecordError;
 use bones_env::registry::RecordVisitor;
 use bones_env::replay::load_record;
 use bones_env::{Action, ActionMask, Game, GameState};
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
+use std::any::Any;
 use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -171,13 +177,59 @@ impl RecordVisitor for ReadPosition<'_> {
     }
 }
 
-/// The server: lazily loaded models (one per game) and the sampling stream.
+/// Agents built from one spec, one per game (and observation and action
+/// sizes): each a `Box<dyn Agent<ViewOf<G>>>` of its game `G`.
+type Agents = HashMap<(&'static str, usize, usize), Box<dyn Any + Send>>;
+
+/// An agent's move on a record: builds the game's agent on its first use, then
+/// checks the seat and asks the agent, which sees the seat's view only.
+struct AgentMove<'a> {
+    spec: &'a AgentSpec,
+    agents: &'a mut Agents,
+    rng: &'a mut AgentRng,
+    seat: u64,
+}
+
+impl RecordVisitor for AgentMove<'_> {
+    type Output = Result<&'static str, ServeError>;
+    fn visit<G: Game>(self, game: G, state: G::State) -> Result<&'static str, ServeError> {
+        let to_move = state.current_seat().ok_or(ServeError::Finished)?;
+        if self.seat != to_move as u64 {
+            return Err(ServeError::NotToMove { seat: self.seat, to_move });
+        }
+        let key = (game.name(), game.obs_len(), game.num_actions());
+        let agent = match self.agents.entry(key) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let agent = crate::policy_agent::factory()
+                    .build(self.spec, &game)
+                    .map_err(|err| ServeError::Model { game: game.name(), message: err.to_string() })?;
+                e.insert(Box::new(agent))
+            }
+        };
+        let agent = agent.downcast_mut::<Box<dyn Agent<ViewOf<G>>>>().expect("the agent built for this game");
+        let a = agent.act(&state.view(to_move), self.rng);
+        if !state.legal_mask().contains(a) {
+            return Err(ServeError::Model {
+                game: game.name(),
+                message: format!("agent `{}` chose the illegal action `{}`", self.spec, game.action_name(a)),
+            });
+        }
+        Ok(game.action_name(a))
+    }
+}
+
+/// The server: lazily loaded models (one per game) and the sampling stream, or
+/// the agents of one spec.
 pub struct Server {
     source: ModelSource,
     /// Sampling stream (`--sample --seed S`); None: greedy.
     rng: Option<AgentRng>,
     models: HashMap<&'static str, Model>,
     obs: Vec<f32>,
+    /// The spec served instead of a model, its agents and the seed of their
+    /// random stream (`None`: a fresh stream seeded 0 for every request).
+    agent: Option<(AgentSpec, Agents, Option<u64>)>,
 }
 
 impl Server {
@@ -185,7 +237,24 @@ impl Server {
     /// stream seeded by `sample_seed` (the same requests in the same order get
     /// the same replies).
     pub fn new(source: ModelSource, sample_seed: Option<u64>) -> Server {
-        Server { source, rng: sample_seed.map(AgentRng::seed_from_u64), models: HashMap::new(), obs: Vec::new() }
+        Server {
+            source,
+            rng: sample_seed.map(AgentRng::seed_from_u64),
+            models: HashMap::new(),
+            obs: Vec::new(),
+            agent: None,
+        }
+    }
+
+    /// A server playing the agent of `spec` (any spec `bones eval` takes) for
+    /// every game it is asked about. Its random stream: one stream seeded by
+    /// `seed` (the same requests in the same order get the same replies), or
+    /// without a seed a fresh stream seeded 0 for every request (the same
+    /// request always gets the same reply).
+    pub fn with_agent(spec: AgentSpec, seed: Option<u64>) -> Server {
+        let mut s = Server::new(ModelSource::Default, seed);
+        s.agent = Some((spec, Agents::new(), seed));
+        s
     }
 
     /// Answers one input line (a reply object, never a panic).
@@ -228,6 +297,17 @@ impl Server {
         let seat = seat_v
             .as_u64()
             .ok_or_else(|| ServeError::Request(format!("bad `seat` {seat_v}: expected the seat to move, 0..=3")))?;
+        if let Some((spec, agents, seed)) = self.agent.as_mut() {
+            let mut fresh = AgentRng::seed_from_u64(0);
+            let rng = match (seed, self.rng.as_mut()) {
+                (Some(_), Some(r)) => r,
+                _ => &mut fresh,
+            };
+            let action = load_record(record, AgentMove { spec, agents, rng, seat }).map_err(ServeError::record)??;
+            let mut reply = Map::new();
+            reply.insert("action".into(), json!(action));
+            return Ok(reply);
+        }
         let pos = load_record(record, ReadPosition(&mut self.obs)).map_err(ServeError::record)?;
         let to_move = pos.to_move.ok_or(ServeError::Finished)?;
         if seat != to_move as u64 {

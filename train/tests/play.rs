@@ -282,6 +282,32 @@ fn a_whole_doubles_game_against_highest() {
 }
 
 #[test]
+fn search_bots_play_a_whole_game() {
+    // `search` (the shipped model with sampled, weighted worlds) as partner and
+    // opponents: a whole game through stdin, every bot move legal (the saved
+    // record replays).
+    let save = tmp("search");
+    let mut s = Session::start(&[
+        "--partner",
+        "search:worlds=2:pool=4",
+        "--opponents",
+        "search:worlds=2:weighted=off",
+        "--seed",
+        "5",
+        "--save",
+        save.to_str().unwrap(),
+    ]);
+    let (first, prompt) = s.next();
+    assert!(prompt, "{first}");
+    play_out(&mut s, first, |n, moves| moves[n % moves.len()].clone());
+    let (code, out, err) = s.finish();
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("== Game over after "), "{out}");
+    assert_eq!(replay(&save)["result"]["done"], true);
+    let _ = std::fs::remove_file(&save);
+}
+
+#[test]
 fn quit_and_end_of_input_stop_cleanly_and_save_the_game_so_far() {
     // `quit` at the first prompt.
     let save = tmp("quit");

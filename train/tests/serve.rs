@@ -222,3 +222,56 @@ fn sampling_is_deterministic_per_seed_and_a_model_serves_only_its_game() {
     assert_eq!(actions(&greedy[..6]), actions(&greedy[6..12]));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn serve_plays_any_agent_spec_from_the_seat_view() {
+    let root = models("agent");
+    let model = root.join("models").join("texas42");
+    let search = format!("search:worlds=2:pool=4:model={}", model.display());
+    let records: Vec<Value> = (0..3)
+        .map(|i| record_after(json!({"game":"texas42","seed":20 + i,"actions":[]}), 4 + 2 * i as usize))
+        .collect();
+    let doubles = record_after(json!({"game":"doubles","seed":3,"actions":[]}), 2);
+    for spec in ["heuristic", "pimc:worlds=2", search.as_str()] {
+        let run = |extra: &[&str]| -> Vec<Value> {
+            let mut args = vec!["--agent", spec];
+            args.extend_from_slice(extra);
+            let mut bot = Bot::start(&root, &args);
+            let mut actions = Vec::new();
+            for (i, r) in records.iter().enumerate() {
+                let (seat, legal) = next(r);
+                let reply = bot.ask(&request(json!(i), r, seat));
+                assert_eq!(reply["id"], json!(i), "{reply}");
+                let action = reply["action"].as_str().unwrap_or_else(|| panic!("{spec}: {reply}"));
+                assert!(legal.iter().any(|a| a == action), "{spec}: {action} not in {legal:?}");
+                assert!(reply.get("policy").is_none() && reply.get("value").is_none(), "{reply}");
+                actions.push(reply["action"].clone());
+                // The wrong seat is refused.
+                let reply = bot.ask(&request(json!("w"), r, (seat + 1) % 4));
+                assert!(reply["error"].as_str().unwrap().contains("is not to move"), "{reply}");
+            }
+            // Doubles: heuristic plays it; pimc and search say they do not.
+            let (seat, legal) = next(&doubles);
+            let reply = bot.ask(&request(json!("d"), &doubles, seat));
+            if spec == "heuristic" {
+                assert!(legal.iter().any(|a| reply["action"] == json!(a)), "{reply}");
+            } else {
+                assert!(reply["error"].as_str().unwrap().contains("does not play doubles"), "{reply}");
+            }
+            bot.close();
+            actions
+        };
+        // Without a seed every request gets a fresh stream: the same replies again.
+        assert_eq!(run(&[]), run(&[]), "{spec}");
+        assert_eq!(run(&["--seed", "3"]), run(&["--seed", "3"]), "{spec}");
+    }
+    // A bad spec is a usage error before any request.
+    let out = Command::new(env!("CARGO_BIN_EXE_bones"))
+        .args(["serve", "--agent", "search:worlds=0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`worlds` must be"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -41,6 +41,10 @@ impl PolicyLoader for SharedModels {
         }
         Ok(Box::new(Shared(agent)))
     }
+
+    fn shipped(&self, game: &str) -> Option<PathBuf> {
+        crate::policy_agent::shipped_model(game)
+    }
 }
 
 /// One bot's handle on a shared policy.
@@ -49,5 +53,9 @@ struct Shared(SharedAgent);
 impl Policy for Shared {
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).decide(obs, legal, rng)
+    }
+
+    fn logits(&mut self, obs: &[f32], rows: usize) -> Vec<f32> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).logits(obs, rows)
     }
 }

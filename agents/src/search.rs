@@ -1,0 +1,248 @@
+//! Policy-guided search for Texas 42 (the
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]`
+//! spec): a trained policy and the open-hand [`Solver`](crate::Solver) together.
+//!
+//! # Worlds, weighted by the policy
+//! Every decision after the bidding samples `pool` worlds uniformly among the
+//! deals consistent with the public record ([`WorldSampler`], as `pimc` does)
+//! and weighs each by how likely the policy finds what the other three seats
+//! did in it (*policy-based inference*): the world's deal is replayed from the
+//! start, and before each public action of another seat that had a choice, the
+//! policy is asked (one batch for the whole pool) for the probability of the
+//! action taken, given that seat's observation in that world. A world's weight
+//! is the product of these probabilities, each at least
+//! [`SearchSettings::floor`] (the policy is a model of the other players, not
+//! the truth: one surprising action should make a world unlikely, not
+//! impossible). `worlds` worlds are then drawn from the pool in proportion to
+//! their weights (systematic resampling, so a heavy world may come more than
+//! once and counts as often as it comes). With `weighted=off` the `worlds`
+//! worlds are drawn uniformly, as `pimc` draws them.
+//!
+//! # Decisions
+//! - **Bidding** (`bidding=policy`, the default): the policy's most probable
+//!   bid. With `bidding=pimc`, `pimc`'s simulation (see [`crate::pimc`]).
+//! - **Declaring**: the candidates are the declarations to which the policy
+//!   gives at least [`SearchSettings::candidate_ratio`] of its favourite's
+//!   probability (with `bidding=pimc`: every legal declaration); one candidate
+//!   is declared at once, several are scored over the weighted worlds as `pimc`
+//!   scores declarations (the most worlds where the contract is made, then the
+//!   most points).
+//! - **Play**: `pimc`'s objective over the weighted worlds (the contract first,
+//!   then points; [`PimcAgent::score_plays`]).
+//!
+//! A decision with a single legal action returns it at once. The agent uses
+//! only the view, the policy and its random stream, so it is deterministic for
+//! a seed.
+
+use bones_env::texas42::{Hand, Phase};
+use bones_env::{Action, ActionMask, SeatView, Texas42View};
+use rand::Rng;
+
+use crate::agent::{Agent, AgentRng};
+use crate::factory::{legal_prob, Policy};
+use crate::pimc::{public_actions, PimcAgent, WorldSampler};
+
+/// The settings of a [`SearchAgent`] (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct SearchSettings {
+    /// Worlds solved per decision.
+    pub worlds: u32,
+    /// Worlds sampled and weighted per decision (at least `worlds`).
+    pub pool: u32,
+    /// Bid with the policy and let it propose the declarations.
+    pub policy_bidding: bool,
+    /// Weigh the worlds by the policy (else uniform).
+    pub weighted: bool,
+    /// Least probability an observed action contributes to a world's weight.
+    pub floor: f32,
+    /// A declaration is a candidate when the policy gives it at least this
+    /// fraction of the most probable declaration's probability.
+    pub candidate_ratio: f32,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            worlds: crate::spec::DEFAULT_SEARCH_WORLDS,
+            pool: 4 * crate::spec::DEFAULT_SEARCH_WORLDS,
+            policy_bidding: true,
+            weighted: true,
+            floor: 0.02,
+            candidate_ratio: 0.25,
+        }
+    }
+}
+
+/// The policy-guided search agent (see the module docs).
+pub struct SearchAgent {
+    settings: SearchSettings,
+    policy: Box<dyn Policy>,
+    pimc: PimcAgent,
+    obs_len: usize,
+    /// Observation rows of one weighing, reused.
+    obs: Vec<f32>,
+}
+
+/// One action of another seat in one world: the world, the action, and what
+/// was legal then.
+#[derive(Copy, Clone, Debug)]
+struct Observed {
+    world: usize,
+    action: Action,
+    legal: ActionMask,
+}
+
+impl SearchAgent {
+    /// An agent asking `policy` (trained on observations of `obs_len` floats).
+    pub fn new(policy: Box<dyn Policy>, settings: SearchSettings, obs_len: usize) -> SearchAgent {
+        let mut settings = settings;
+        settings.worlds = settings.worlds.max(1);
+        settings.pool = settings.pool.max(settings.worlds);
+        let pimc = PimcAgent::new(settings.worlds);
+        SearchAgent { settings, policy, pimc, obs_len, obs: Vec::new() }
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &SearchSettings {
+        &self.settings
+    }
+
+    /// The policy's probabilities of the legal actions of `v`, in id order.
+    pub fn policy_probs(&mut self, v: &Texas42View) -> Vec<(Action, f32)> {
+        let mut obs = vec![0.0; self.obs_len];
+        v.observe(&mut obs);
+        let logits = self.policy.logits(&obs, 1);
+        v.legal.iter().map(|a| (a, legal_prob(&logits, v.legal, a))).collect()
+    }
+
+    /// The pool's worlds (each the view's hand in one consistent deal) and the
+    /// log-weight of each: the sum over the other seats' past choices of
+    /// `ln max(p, floor)`, `p` the policy's probability of the action taken.
+    pub fn weighted_pool(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Hand, f64)> {
+        let sampler = WorldSampler::new(v);
+        let pool: Vec<Hand> = (0..self.settings.pool).filter_map(|_| sampler.world(v, rng)).collect();
+        let history = public_actions(v);
+        let n = self.obs_len;
+        self.obs.clear();
+        let mut observed: Vec<Observed> = Vec::with_capacity(pool.len() * history.len());
+        for (w, world) in pool.iter().enumerate() {
+            let mut h = Hand::new(v.rules, v.dealer, world.dealt);
+            for &a in &history {
+                let seat = h.to_move;
+                if seat != v.seat && h.legal_mask().len() > 1 {
+                    let mut sv = Texas42View::from_hand(&h, seat);
+                    sv.totals = v.totals;
+                    sv.hands_played = v.hands_played;
+                    let at = self.obs.len();
+                    self.obs.resize(at + n, 0.0);
+                    sv.observe(&mut self.obs[at..]);
+                    observed.push(Observed { world: w, action: a, legal: sv.legal });
+                }
+                h.apply(a).expect("a sampled world replays the public record");
+            }
+        }
+        let mut log_w = vec![0.0f64; pool.len()];
+        if !observed.is_empty() {
+            let logits = self.policy.logits(&self.obs, observed.len());
+            let width = logits.len() / observed.len();
+            let floor = self.settings.floor.max(f32::MIN_POSITIVE);
+            for (i, o) in observed.iter().enumerate() {
+                let p = legal_prob(&logits[i * width..(i + 1) * width], o.legal, o.action);
+                log_w[o.world] += p.max(floor).ln() as f64;
+            }
+        }
+        pool.into_iter().zip(log_w).collect()
+    }
+
+    /// The worlds a decision is solved in: `worlds` of them, drawn from the
+    /// weighted pool (or uniformly with `weighted=off`).
+    pub fn worlds(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<Hand> {
+        if !self.settings.weighted {
+            let sampler = WorldSampler::new(v);
+            return (0..self.settings.worlds).filter_map(|_| sampler.world(v, rng)).collect();
+        }
+        let pool = self.weighted_pool(v, rng);
+        resample(&pool, self.settings.worlds as usize, rng)
+    }
+
+    fn declare(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Action {
+        let candidates = if self.settings.policy_bidding {
+            let probs = self.policy_probs(v);
+            let best = probs.iter().map(|&(_, p)| p).fold(0.0, f32::max);
+            let mut m = ActionMask::EMPTY;
+            for (a, p) in probs {
+                if p >= self.settings.candidate_ratio * best {
+                    m.insert(a);
+                }
+            }
+            m
+        } else {
+            v.legal
+        };
+        if candidates.len() == 1 {
+            return candidates.nth(0);
+        }
+        let worlds = self.worlds(v, rng);
+        self.pimc.score_declarations(v, &worlds, candidates)[0].0
+    }
+}
+
+/// Systematic resampling: `n` worlds drawn from `pool` in proportion to
+/// `exp(log-weight)`, one uniform draw from `rng`.
+fn resample(pool: &[(Hand, f64)], n: usize, rng: &mut AgentRng) -> Vec<Hand> {
+    if pool.is_empty() || n == 0 {
+        return Vec::new();
+    }
+    let max = pool.iter().map(|&(_, l)| l).fold(f64::NEG_INFINITY, f64::max);
+    let w: Vec<f64> = pool.iter().map(|&(_, l)| (l - max).exp()).collect();
+    let total: f64 = w.iter().sum();
+    let step = total / n as f64;
+    let mut u = rng.random::<f64>() * step;
+    let mut out = Vec::with_capacity(n);
+    let mut acc = 0.0;
+    for (i, &wi) in w.iter().enumerate() {
+        acc += wi;
+        while out.len() < n && u < acc {
+            out.push(pool[i].0);
+            u += step;
+        }
+    }
+    // Rounding can leave the last draw short of the total.
+    while out.len() < n {
+        out.push(pool[pool.len() - 1].0);
+    }
+    out
+}
+
+impl Agent<Texas42View> for SearchAgent {
+    fn act(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Action {
+        let legal = v.legal;
+        assert!(!legal.is_empty(), "search agent asked to act with no legal action");
+        if legal.len() == 1 {
+            return legal.nth(0);
+        }
+        match v.phase {
+            Phase::Bidding if self.settings.policy_bidding => {
+                let probs = self.policy_probs(v);
+                // The most probable bid; ties to the lowest id.
+                probs.iter().fold((probs[0].0, f32::NEG_INFINITY), |b, &(a, p)| if p > b.1 { (a, p) } else { b }).0
+            }
+            Phase::Bidding => {
+                let est = self.pimc.bid_estimate(v, rng);
+                self.pimc.choose_bid(v, &est)
+            }
+            Phase::Declaring => self.declare(v, rng),
+            Phase::Playing => {
+                let worlds = self.worlds(v, rng);
+                self.pimc.score_plays(v, &worlds)[0].0
+            }
+            Phase::Done => unreachable!("no action in a finished hand"),
+        }
+    }
+}
+
+impl std::fmt::Debug for SearchAgent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchAgent").field("settings", &self.settings).finish_non_exhaustive()
+    }
+}
