@@ -91,6 +91,14 @@ pub enum ServeError {
         /// The seat to move.
         to_move: usize,
     },
+    /// The served agent cannot play the record's game (or chose an illegal action).
+    #[error("no agent for {game}: {message}")]
+    Agent {
+        /// The record's game.
+        game: &'static str,
+        /// Why not.
+        message: String,
+    },
     /// No model for the record's game.
     #[error("no model for {game}: {message}")]
     Model {
@@ -203,14 +211,14 @@ impl RecordVisitor for AgentMove<'_> {
             Entry::Vacant(e) => {
                 let agent = crate::policy_agent::factory()
                     .build(self.spec, &game)
-                    .map_err(|err| ServeError::Model { game: game.name(), message: err.to_string() })?;
+                    .map_err(|err| ServeError::Agent { game: game.name(), message: err.to_string() })?;
                 e.insert(Box::new(agent))
             }
         };
         let agent = agent.downcast_mut::<Box<dyn Agent<ViewOf<G>>>>().expect("the agent built for this game");
         let a = agent.act(&state.view(to_move), self.rng);
         if !state.legal_mask().contains(a) {
-            return Err(ServeError::Model {
+            return Err(ServeError::Agent {
                 game: game.name(),
                 message: format!("agent `{}` chose the illegal action `{}`", self.spec, game.action_name(a)),
             });
