@@ -60,7 +60,7 @@ pub struct SearchOptions {
 }
 
 /// Worlds solved per decision by `search` without `worlds=N`.
-pub const DEFAULT_SEARCH_WORLDS: u32 = 64;
+pub const DEFAULT_SEARCH_WORLDS: u32 = 128;
 
 impl Default for SearchOptions {
     fn default() -> Self {
