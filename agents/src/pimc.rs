@@ -466,6 +466,12 @@ impl WorldSampler {
         dealt
     }
 
+    /// Draws `n` worlds ([`WorldSampler::world`]; one that fails to replay is
+    /// left out).
+    pub fn worlds(&self, v: &Texas42View, n: u32, rng: &mut AgentRng) -> Vec<Hand> {
+        (0..n).filter_map(|_| self.world(v, rng)).collect()
+    }
+
     /// Draws a world and rebuilds it as a [`Hand`] by replaying the view's public
     /// actions from its original deal. `None` only if the replay fails, which
     /// cannot happen unless the sampler is [`relaxed`](WorldSampler::relaxed).
@@ -634,7 +640,7 @@ impl PimcAgent {
     /// score `(worlds won, summed points)`; the best is first.
     pub fn play_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
         let sampler = WorldSampler::new(v);
-        let worlds: Vec<Hand> = (0..self.worlds).filter_map(|_| sampler.world(v, rng)).collect();
+        let worlds = sampler.worlds(v, self.worlds, rng);
         self.score_plays(v, &worlds)
     }
 
@@ -785,7 +791,7 @@ impl PimcAgent {
     /// points)`, the best first (see the module docs).
     pub fn declare_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
         let sampler = WorldSampler::new(v);
-        let worlds: Vec<Hand> = (0..self.worlds.max(self.bid_worlds)).filter_map(|_| sampler.world(v, rng)).collect();
+        let worlds = sampler.worlds(v, self.worlds.max(self.bid_worlds), rng);
         self.score_declarations(v, &worlds, v.legal)
     }
 

@@ -120,7 +120,7 @@ impl SearchAgent {
     /// `ln max(p, floor)`, `p` the policy's probability of the action taken.
     pub fn weighted_pool(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Hand, f64)> {
         let sampler = WorldSampler::new(v);
-        let pool: Vec<Hand> = (0..self.settings.pool).filter_map(|_| sampler.world(v, rng)).collect();
+        let pool = sampler.worlds(v, self.settings.pool, rng);
         let history = public_actions(v);
         let n = self.obs_len;
         self.obs.clear();
@@ -158,8 +158,7 @@ impl SearchAgent {
     /// weighted pool (or uniformly with `weighted=off`).
     pub fn worlds(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<Hand> {
         if !self.settings.weighted {
-            let sampler = WorldSampler::new(v);
-            return (0..self.settings.worlds).filter_map(|_| sampler.world(v, rng)).collect();
+            return WorldSampler::new(v).worlds(v, self.settings.worlds, rng);
         }
         let pool = self.weighted_pool(v, rng);
         resample(&pool, self.settings.worlds as usize, rng)

@@ -235,9 +235,9 @@ pub struct Server {
     rng: Option<AgentRng>,
     models: HashMap<&'static str, Model>,
     obs: Vec<f32>,
-    /// The spec served instead of a model, its agents and the seed of their
-    /// random stream (`None`: a fresh stream seeded 0 for every request).
-    agent: Option<(AgentSpec, Agents, Option<u64>)>,
+    /// The spec served instead of a model and its agents (their random
+    /// stream: `rng`, else a fresh stream seeded 0 for every request).
+    agent: Option<(AgentSpec, Agents)>,
 }
 
 impl Server {
@@ -261,7 +261,7 @@ impl Server {
     /// request always gets the same reply).
     pub fn with_agent(spec: AgentSpec, seed: Option<u64>) -> Server {
         let mut s = Server::new(ModelSource::Default, seed);
-        s.agent = Some((spec, Agents::new(), seed));
+        s.agent = Some((spec, Agents::new()));
         s
     }
 
@@ -305,12 +305,9 @@ impl Server {
         let seat = seat_v
             .as_u64()
             .ok_or_else(|| ServeError::Request(format!("bad `seat` {seat_v}: expected the seat to move, 0..=3")))?;
-        if let Some((spec, agents, seed)) = self.agent.as_mut() {
+        if let Some((spec, agents)) = self.agent.as_mut() {
             let mut fresh = AgentRng::seed_from_u64(0);
-            let rng = match (seed, self.rng.as_mut()) {
-                (Some(_), Some(r)) => r,
-                _ => &mut fresh,
-            };
+            let rng = self.rng.as_mut().unwrap_or(&mut fresh);
             let action = load_record(record, AgentMove { spec, agents, rng, seat }).map_err(ServeError::record)??;
             let mut reply = Map::new();
             reply.insert("action".into(), json!(action));
