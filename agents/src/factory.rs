@@ -2,7 +2,7 @@
 //!
 //! `random` and `model:PATH` play every game: the first picks among the legal
 //! actions, the second is a trained policy fed the seat's observation. The
-//! agents written for one game (`heuristic`, `highest`, `pimc`) are found by
+//! agents written for each game (`heuristic`, `highest`, `pimc`) are found by
 //! the game's type in `game_agent`, the one place here that knows which game
 //! has which of them; a game without any gets a clear [`SpecError::WrongGame`].
 //!
@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 use crate::agent::{Agent, AgentRng};
 use crate::heuristic::doubles::{DoublesHeuristic, HighestAgent};
 use crate::heuristic::texas42::Texas42Heuristic;
+use crate::pimc::doubles::DoublesPimc;
 use crate::pimc::PimcAgent;
 use crate::random::RandomAgent;
 use crate::search::SearchAgent;
@@ -183,7 +184,8 @@ fn game_agent<G: Game>(spec: &AgentSpec, game: &G) -> Result<Box<dyn Agent<ViewO
         let agent: Box<dyn Agent<DoublesView>> = match spec {
             AgentSpec::Heuristic => Box::new(DoublesHeuristic::default()),
             AgentSpec::Highest => Box::new(HighestAgent),
-            _ => return Err(wrong("PIMC search is built for Texas 42 only; use `heuristic`, `highest` or `random`")),
+            AgentSpec::Pimc { worlds } => Box::new(DoublesPimc::new(*worlds)),
+            _ => return Err(wrong("`search` is built for Texas 42; use `pimc`, `heuristic`, `highest` or `random`")),
         };
         return Ok(cast(agent));
     }

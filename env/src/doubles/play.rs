@@ -99,7 +99,7 @@ pub struct Round {
     /// Actions taken in this round.
     pub steps: u32,
     /// Legal actions of the seat to move, kept current by `apply` (and `refresh`).
-    legal: ActionMask,
+    pub(crate) legal: ActionMask,
 }
 
 impl Round {

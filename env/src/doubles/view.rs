@@ -9,7 +9,7 @@
 
 use super::board::Board;
 use super::observe;
-use super::play::{End, Round};
+use super::play::{End, Round, MAX_BONEYARD};
 use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
 use crate::rules::DoublesRules;
@@ -150,6 +150,83 @@ impl DoublesView {
     #[inline]
     pub fn unseen(&self) -> DominoSet {
         DominoSet::FULL - self.board.placed - self.hand
+    }
+
+    /// A round this view could have been taken from: the other seats holding
+    /// `hands` now (this seat's entry must be its own hand), the boneyard holding
+    /// `boneyard` in draw order, and every public fact (board, history, counts,
+    /// the seat to move and its drawn domino) as the view has it. A search agent
+    /// plays its sampled worlds out from such rounds. Its `dealt` hands are the
+    /// hands now plus the dominoes each seat played (the real deal is hidden).
+    ///
+    /// `None` when the parts do not fit the view: a hand or the boneyard of the
+    /// wrong size, this seat's hand changed, a domino held twice or on the board,
+    /// the round over, or another seat deciding on a domino it has just drawn
+    /// (which the view does not show).
+    pub fn world(&self, hands: [DominoSet; 4], boneyard: &[Domino]) -> Option<Round> {
+        let n = self.players() as usize;
+        let me = self.seat as usize;
+        if self.is_done() || (self.just_drew && self.to_move != Some(self.seat)) || hands[me] != self.hand {
+            return None;
+        }
+        let mut all = self.board.placed;
+        let mut held = DominoSet::EMPTY;
+        for (s, &h) in hands.iter().enumerate() {
+            let size = if s < n { self.hand_sizes[s] as usize } else { 0 };
+            if h.len() != size || !(all & h).is_empty() {
+                return None;
+            }
+            all |= h;
+            held |= h;
+        }
+        let mut bones = [Domino::from_index(0); MAX_BONEYARD];
+        if boneyard.len() != self.boneyard_len as usize || boneyard.len() > MAX_BONEYARD {
+            return None;
+        }
+        for (slot, &d) in bones.iter_mut().zip(boneyard) {
+            if all.contains(d) {
+                return None;
+            }
+            all.insert(d);
+            *slot = d;
+        }
+        debug_assert_eq!(all, DominoSet::FULL, "sizes that fit the view cover every domino");
+        let mut dealt = hands;
+        for d in self.board.placed {
+            dealt[self.played_by[d.index()] as usize].insert(d);
+        }
+        let steps = self.board.placed.len() as u32
+            + self.draws.iter().map(|&x| x as u32).sum::<u32>()
+            + self.passes.iter().map(|&x| x as u32).sum::<u32>();
+        let mut r = Round {
+            players: self.players(),
+            blocked_tie: self.rules.blocked_tie,
+            dealt,
+            hands,
+            bones,
+            bone_len: boneyard.len() as u8,
+            bone_next: 0,
+            board: self.board,
+            to_move: self.to_move?,
+            opener: self.opener,
+            drawn: self.drawn,
+            played_by: self.played_by,
+            play_index: self.play_index,
+            attached_at: self.attached_at,
+            num_plays: self.board.placed.len() as u8,
+            draws: self.draws,
+            passes: self.passes,
+            void: self.void,
+            no_double: self.no_double,
+            end: None,
+            scores: [0; 4],
+            winner: None,
+            steps,
+            legal: ActionMask::EMPTY,
+        };
+        debug_assert!(held.len() + boneyard.len() + self.board.placed.len() == 28);
+        r.refresh();
+        Some(r)
     }
 }
 

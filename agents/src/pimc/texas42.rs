@@ -1,4 +1,4 @@
-//! Perfect-information Monte Carlo search (the `pimc[:worlds=N]` spec): sample
+//! Perfect-information Monte Carlo search for Texas 42 (`pimc[:worlds=N]`): sample
 //! the hidden dominoes consistently with everything public, solve every sampled
 //! world exactly with the open-hand [`Solver`], and pick the action with the best
 //! average.
@@ -220,7 +220,7 @@ const ROOM: usize = 8;
 const NEED: usize = 5;
 
 /// Binomial coefficients up to 28.
-fn binom(n: usize, k: usize) -> u64 {
+pub(super) fn binom(n: usize, k: usize) -> u64 {
     if k > n {
         return 0;
     }
