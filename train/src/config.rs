@@ -110,6 +110,19 @@ pub struct TrainConfig {
     pub eval_hands: usize,
     /// Write a checkpoint every this many updates (and always at the end).
     pub checkpoint_every: usize,
+    /// An agent spec the policy also learns to imitate (expert iteration with a
+    /// search as the teacher, e.g. `pimc:worlds=128` for Doubles); empty: none.
+    /// At each learner decision with a choice the teacher picks an action from
+    /// the seat's view, and the loss adds `teacher_coef` times the policy's
+    /// cross-entropy against it.
+    pub teacher: String,
+    /// Weight of the cross-entropy against the teacher's actions.
+    pub teacher_coef: f32,
+    /// Start the policy from these weights instead of a fresh initialisation: a
+    /// model folder (`models/texas42`) or a checkpoint folder, trained for the
+    /// same game with the same `hidden` and `depth`; empty: fresh. Ignored on
+    /// `--resume` (the checkpoint has the weights).
+    pub init: String,
 }
 
 impl Default for TrainConfig {
@@ -148,6 +161,9 @@ impl Default for TrainConfig {
             eval_every: 20,
             eval_hands: 200,
             checkpoint_every: 10,
+            teacher: String::new(),
+            teacher_coef: 1.0,
+            init: String::new(),
         }
     }
 }
@@ -289,7 +305,16 @@ impl TrainConfig {
         check((0.0..=1.0).contains(&self.opponent_share), "`opponent_share` must be in 0..=1")?;
         check(self.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
         check(self.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
+        check(self.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
+        if let Some(spec) = self.teacher_spec() {
+            spec.map_err(|e| format!("`teacher`: {e}"))?;
+        }
         Ok(())
+    }
+
+    /// The teacher's agent spec, parsed (`None`: no teacher).
+    pub fn teacher_spec(&self) -> Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>> {
+        (!self.teacher.trim().is_empty()).then(|| self.teacher.parse())
     }
 
     /// Whether the advantages come from the oracle critic (it sees every hand).

@@ -44,6 +44,9 @@ pub struct UpdateStats {
     pub explained_variance: f32,
     /// Global gradient norm before clipping (last minibatch).
     pub grad_norm: f32,
+    /// Cross-entropy of the policy against the teacher's actions (mean over the
+    /// decisions it labelled; 0 without a teacher).
+    pub teacher_loss: f32,
     /// Minibatches taken.
     pub minibatches: usize,
 }
@@ -56,6 +59,7 @@ struct LossSums {
     entropy: f32,
     approx_kl: f32,
     clipfrac: f32,
+    teacher_loss: f32,
 }
 
 impl LossSums {
@@ -67,6 +71,7 @@ impl LossSums {
         stats.entropy = self.entropy / k;
         stats.approx_kl = self.approx_kl / k;
         stats.clipfrac = self.clipfrac / k;
+        stats.teacher_loss = self.teacher_loss / k;
     }
 }
 
@@ -137,6 +142,9 @@ struct Columns {
     adv: Tensor<2>,
     ret: Tensor<2>,
     old_v: Tensor<2>,
+    /// The teacher's actions (the action taken where it gave none) and 1/0
+    /// for whether it gave one (`[n, 1]` each), when any decision has one.
+    teacher: Option<(Tensor<2, Int>, Tensor<2>)>,
 }
 
 /// One minibatch, selected on the device.
@@ -149,6 +157,7 @@ struct Minibatch {
     adv: Tensor<2>,
     ret: Tensor<2>,
     old_v: Tensor<2>,
+    teacher: Option<(Tensor<2, Int>, Tensor<2>)>,
 }
 
 impl Columns {
@@ -169,6 +178,13 @@ impl Columns {
             adv: col(&|i| advantages[i]),
             ret: col(&|i| returns[i]),
             old_v: col(&|i| steps[i].value),
+            teacher: steps.iter().any(|t| t.teacher.is_some()).then(|| {
+                let act = steps.iter().map(|t| t.teacher.unwrap_or(t.action) as i64).collect::<Vec<_>>();
+                (
+                    Tensor::<2, Int>::from_data(TensorData::new(act, [n, 1]), device),
+                    col(&|i| steps[i].teacher.is_some() as u8 as f32),
+                )
+            }),
         }
     }
 
@@ -184,6 +200,7 @@ impl Columns {
             adv: pick(&self.adv),
             ret: pick(&self.ret),
             old_v: pick(&self.old_v),
+            teacher: self.teacher.as_ref().map(|(a, w)| (a.clone().select(0, idx.clone()), pick(w))),
         }
     }
 }
@@ -268,7 +285,7 @@ pub fn update(
                 TensorData::new(mb.iter().map(|&i| i as i64).collect::<Vec<_>>(), [mb.len()]),
                 device,
             );
-            let Minibatch { obs, hidden, legal, act, old_logp, adv, ret, old_v } = columns.select(&idx);
+            let Minibatch { obs, hidden, legal, act, old_logp, adv, ret, old_v, teacher } = columns.select(&idx);
             let adv = if cfg.norm_adv { normalise(adv) } else { adv };
             let input = model
                 .input_layer()
@@ -300,12 +317,24 @@ pub fn update(
                 Some(cv) => (value_loss(cv, ret.clone(), clip), Some(value_loss(value, ret, None))),
                 None => (value_loss(value, ret, clip), None),
             };
+            // Imitation of the teacher: cross-entropy over the labelled decisions.
+            let teacher_loss = teacher.map(|(t_act, labelled)| {
+                let nll = logp_all.clone().gather(1, t_act).neg() * labelled.clone();
+                nll.sum() / labelled.sum().clamp_min(1.0)
+            });
             let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
             let mut loss = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
             if let Some(h) = head_loss {
                 loss = loss + h * cfg.vf_coef;
             }
-            let scalars = [pg_loss, v_loss, entropy, approx_kl, clipfrac].map(|t| t.inner());
+            let teacher_loss = match teacher_loss {
+                Some(t) => {
+                    loss = loss + t.clone() * cfg.teacher_coef;
+                    t.detach()
+                }
+                None => Tensor::zeros([1], device),
+            };
+            let scalars = [pg_loss, v_loss, entropy, approx_kl, clipfrac, teacher_loss].map(|t| t.inner());
             profile.since(Phase::UpdateForward, forward_start);
 
             let backward_start = Instant::now();
@@ -336,7 +365,8 @@ pub fn update(
             sums.entropy += read[2];
             sums.approx_kl += read[3];
             sums.clipfrac += read[4];
-            stats.grad_norm = read.get(5).copied().unwrap_or(0.0);
+            sums.teacher_loss += read[5];
+            stats.grad_norm = read.get(6).copied().unwrap_or(0.0);
             stats.minibatches += 1;
             if cfg.target_kl > 0.0 && read[3] > cfg.target_kl {
                 break 'epochs;
@@ -490,6 +520,95 @@ mod tests {
         for (i, (a, b)) in sparse_w.iter().zip(&dense_w).enumerate() {
             assert!((a - b).abs() <= 1e-5, "parameter {i}: sparse {a} vs dense {b}");
         }
+    }
+
+    /// Labels every other decision of `rollout` with its lowest legal action.
+    fn label_lowest_legal(rollout: &mut Rollout) -> Vec<usize> {
+        let na = rollout.num_actions;
+        let mut labelled = Vec::new();
+        for i in (0..rollout.len()).step_by(2) {
+            let low = (0..na).find(|&a| rollout.masks[i * na + a] > 0.5).unwrap();
+            rollout.steps[i].teacher = Some(low);
+            labelled.push(i);
+        }
+        labelled
+    }
+
+    /// The mean of -log pi(teacher action) over `labelled` under `model`.
+    fn teacher_cross_entropy(model: &Policy, rollout: &Rollout, labelled: &[usize], device: &Device) -> f32 {
+        let (n, ol, na) = (rollout.len(), rollout.obs_len, rollout.num_actions);
+        let obs = Tensor::<2>::from_data(TensorData::new(rollout.obs.to_dense(), [n, ol]), device);
+        let legal = Tensor::<2>::from_data(TensorData::new(rollout.masks.clone(), [n, na]), device).greater_elem(0.5);
+        let (logp, _) = model.masked(obs, legal);
+        let logp = logp.into_data().try_to_vec::<f32>().unwrap();
+        let sum: f32 = labelled.iter().map(|&i| -logp[i * na + rollout.steps[i].teacher.unwrap()]).sum();
+        sum / labelled.len() as f32
+    }
+
+    #[test]
+    fn the_teacher_loss_is_the_cross_entropy_of_its_labels_and_pulls_the_policy_to_them() {
+        let device = Device::flex().autodiff();
+        let (mut rollout, adv, ret) = random_rollout(16, 24);
+        let labelled = label_lowest_legal(&mut rollout);
+        let model = crate::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let before = teacher_cross_entropy(&model, &rollout, &labelled, &device);
+        let run = |teacher_coef: f32, epochs: usize| {
+            let cfg = TrainConfig {
+                update_epochs: epochs,
+                num_minibatches: 1,
+                target_kl: 0.0,
+                hidden: 64,
+                teacher_coef,
+                ..TrainConfig::default()
+            };
+            let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            let (m, _, stats) = update(
+                model.clone(),
+                None,
+                &mut optim,
+                &rollout,
+                &adv,
+                &ret,
+                &cfg,
+                3e-3,
+                &device,
+                &mut rng,
+                &mut Profile::default(),
+            );
+            (teacher_cross_entropy(&m, &rollout, &labelled, &device), stats)
+        };
+        // One minibatch of one epoch: the reported loss is the cross-entropy
+        // over the labelled decisions before the step.
+        let (_, one) = run(1.0, 1);
+        assert!((one.teacher_loss - before).abs() < 1e-4 * before, "{} vs {before}", one.teacher_loss);
+        // Imitation pulls the policy towards the labels; without it (weight 0)
+        // PPO alone moves it much less.
+        let (with, _) = run(5.0, 8);
+        let (without, _) = run(0.0, 8);
+        assert!(with < 0.5 * before, "cross-entropy {before} -> {with}");
+        assert!(with < without - 0.1, "with the teacher {with}, without {without}");
+        // No labels: no teacher loss.
+        let mut plain = rollout;
+        for t in &mut plain.steps {
+            t.teacher = None;
+        }
+        let cfg = TrainConfig { update_epochs: 1, num_minibatches: 1, hidden: 64, ..TrainConfig::default() };
+        let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
+        let (_, _, stats) = update(
+            model.clone(),
+            None,
+            &mut optim,
+            &plain,
+            &adv,
+            &ret,
+            &cfg,
+            1e-3,
+            &device,
+            &mut ChaCha8Rng::seed_from_u64(1),
+            &mut Profile::default(),
+        );
+        assert_eq!(stats.teacher_loss, 0.0);
     }
 
     #[test]

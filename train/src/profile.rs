@@ -17,6 +17,8 @@ pub enum Phase {
     Env,
     /// The policy's (and oracle critic's) forward passes during rollouts.
     RolloutForward,
+    /// The teacher's choices at the learner's decisions (config `teacher`).
+    Teacher,
     /// Minibatch assembly, the forward pass and the loss, in the update.
     UpdateForward,
     /// The backward pass and the gradients' collection, in the update.
@@ -31,9 +33,10 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in the loop's order.
-    pub const ALL: [Phase; 7] = [
+    pub const ALL: [Phase; 8] = [
         Phase::Env,
         Phase::RolloutForward,
+        Phase::Teacher,
         Phase::UpdateForward,
         Phase::UpdateBackward,
         Phase::Optimizer,
@@ -46,6 +49,7 @@ impl Phase {
         match self {
             Phase::Env => "env stepping and encoding",
             Phase::RolloutForward => "rollout forward",
+            Phase::Teacher => "teacher",
             Phase::UpdateForward => "update forward (and loss)",
             Phase::UpdateBackward => "update backward",
             Phase::Optimizer => "optimizer and read-back",

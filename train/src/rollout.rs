@@ -32,6 +32,9 @@ pub struct Transition {
     pub next: Option<usize>,
     /// Value of the seat's state when the rollout stopped (open chains only).
     pub bootstrap: f32,
+    /// The teacher's action at this decision (config `teacher`; `None`: no
+    /// teacher, or the decision had one legal action).
+    pub teacher: Option<usize>,
 }
 
 /// A rollout: transitions plus their observations (as their non-zero
@@ -126,6 +129,7 @@ impl Rollout {
             done: false,
             next: None,
             bootstrap: 0.0,
+            teacher: None,
         });
     }
 

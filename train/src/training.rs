@@ -20,14 +20,19 @@ use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
 use crate::sparse::SparseRows;
+use bones_agents::{Agent, AgentRng, ViewOf};
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState, VecEnv};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+
+/// Mixed into the seed for the teacher's random streams.
+const TEACHER_STREAM: u64 = 0x7EAC_4E55;
 
 /// Why training stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -124,13 +129,14 @@ pub fn train<G: Game>(
         // 1. Rollout on the inference copies; chains still open at its end
         //    bootstrap from the value of the seat's current state.
         let rollout_start = Instant::now();
-        let forward_before = run.profile.seconds(Phase::RolloutForward);
+        let not_env = |p: &Profile| p.seconds(Phase::RolloutForward) + p.seconds(Phase::Teacher);
+        let not_env_before = not_env(&run.profile);
         let policy = run.actor(&learner.model);
         let critic = learner.critic.as_ref().map(|c| c.valid());
         let episodes = run.collect_rollout(&policy, critic.as_ref(), &mut rng);
         run.bootstrap_open_chains(&policy, critic.as_ref());
-        let forward = run.profile.seconds(Phase::RolloutForward) - forward_before;
-        run.profile.add(Phase::Env, rollout_start.elapsed().saturating_sub(Duration::from_secs_f64(forward)));
+        let elsewhere = Duration::from_secs_f64(not_env(&run.profile) - not_env_before);
+        run.profile.add(Phase::Env, rollout_start.elapsed().saturating_sub(elsewhere));
 
         // 2. Update: GAE, then the PPO epochs on the autodiff networks.
         let (updated, stats) = run.update(learner, lr, &mut rng)?;
@@ -249,6 +255,8 @@ struct Run<'a, G: Game> {
     rollout: Rollout,
     /// Past policies, oldest first.
     pool: Vec<Actor>,
+    /// The teacher of each game (config `teacher`; empty: none).
+    teachers: Vec<Box<dyn Agent<ViewOf<G>>>>,
     session: Session,
     /// Time per phase of the loop.
     profile: Profile,
@@ -296,6 +304,22 @@ fn load_or_init(
         }
         optim = checkpoint::load_optim(&dir, optim)?;
         state = saved_state;
+    } else if !cfg.init.trim().is_empty() {
+        let dir = Path::new(cfg.init.trim());
+        let saved = checkpoint::read_config(dir)?;
+        if (&saved.game, saved.hidden, saved.depth) != (&cfg.game, cfg.hidden, cfg.depth) {
+            return Err(TrainError::Config(format!(
+                "`init`: {} is a {} policy with hidden={} depth={}; this config trains {} with hidden={} depth={}",
+                dir.display(),
+                saved.game,
+                saved.hidden,
+                saved.depth,
+                cfg.game,
+                cfg.hidden,
+                cfg.depth
+            )));
+        }
+        model = checkpoint::load_model(dir, ol, na, train_device)?;
     }
     Ok((Learner { model, critic, optim }, state))
 }
@@ -341,6 +365,15 @@ impl<'a, G: Game> Run<'a, G> {
             cfg.env_threads,
         );
         let rollout = Rollout::new(cfg.num_envs, dims.obs, dims.actions, dims.oracle);
+        let teachers = match cfg.teacher_spec() {
+            None => Vec::new(),
+            Some(spec) => {
+                let bad = |e: bones_agents::SpecError| TrainError::Config(format!("`teacher`: {e}"));
+                let spec = spec.map_err(bad)?;
+                let factory = crate::policy_agent::factory();
+                (0..cfg.num_envs).map(|_| factory.build(&spec, &game)).collect::<Result<_, _>>().map_err(bad)?
+            }
+        };
         let run = Run {
             game,
             cfg,
@@ -355,6 +388,7 @@ impl<'a, G: Game> Run<'a, G> {
             envs,
             rollout,
             pool: Vec::new(),
+            teachers,
             profile: Profile::default(),
         };
         Ok((run, learner))
@@ -448,6 +482,8 @@ impl<'a, G: Game> Run<'a, G> {
             }
         }
         self.profile.since(Phase::RolloutForward, forward_start);
+        let teacher = if record { self.teach(rows) } else { Vec::new() };
+        let envs = &self.envs;
         for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
             actions[env] = d.action;
             if record {
@@ -455,8 +491,44 @@ impl<'a, G: Game> Run<'a, G> {
                 let m = &masks[k * na..(k + 1) * na];
                 let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
                 self.rollout.push(env, seat, &obs, k, m, h, d.action, d.logp, d.value);
+                if let Some(t) = self.rollout.steps.last_mut() {
+                    t.teacher = teacher.get(env).copied().flatten();
+                }
             }
         }
+    }
+
+    /// The teacher's action in each game of `rows` whose seat to move has a
+    /// choice, indexed by game (empty without a teacher). The teachers act in
+    /// parallel, each game's from its own random stream (the seed, the game
+    /// and the decision count), so the labels do not depend on the threads.
+    fn teach(&mut self, rows: &[usize]) -> Vec<Option<usize>> {
+        if self.teachers.is_empty() {
+            return Vec::new();
+        }
+        let start = Instant::now();
+        let mut choice = vec![false; self.cfg.num_envs];
+        for &env in rows {
+            choice[env] = self.envs.state(env).legal_mask().len() > 1;
+        }
+        let (envs, seed, step) = (&self.envs, self.cfg.seed ^ TEACHER_STREAM, self.state.decisions);
+        let labels: Vec<(usize, usize)> = self
+            .teachers
+            .par_iter_mut()
+            .enumerate()
+            .filter(|(env, _)| choice[*env])
+            .map(|(env, teacher)| {
+                let view = envs.state(env).view(envs.seats[env] as usize);
+                let mut rng = AgentRng::seed_from_u64(episode_seed(seed, env, step));
+                (env, teacher.act(&view, &mut rng))
+            })
+            .collect();
+        let mut out = vec![None; self.cfg.num_envs];
+        for (env, a) in labels {
+            out[env] = Some(a);
+        }
+        self.profile.since(Phase::Teacher, start);
+        out
     }
 
     /// Credits the last step's rewards (times `reward_scale`) to each seat's
@@ -568,6 +640,9 @@ impl<'a, G: Game> Run<'a, G> {
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
+        if !self.teachers.is_empty() {
+            log.scalar("losses/teacher_loss", stats.teacher_loss, step);
+        }
     }
 
     /// Every `snapshot_every` updates the policy joins the opponent pool (the

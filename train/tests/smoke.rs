@@ -108,3 +108,102 @@ fn resume_without_a_checkpoint_is_a_clear_error() {
     assert!(e.contains("no checkpoint"), "{e}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_teacher_run_learns_to_imitate_its_teacher() {
+    // Doubles with `highest` as the teacher (the legal domino with the most
+    // pips: easy to imitate): the cross-entropy against its choices falls.
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.game = "doubles".into();
+    cfg.total_hands = 300;
+    cfg.num_envs = 16;
+    cfg.num_steps = 32;
+    cfg.hidden = 64;
+    cfg.reward_scale = 0.01;
+    cfg.learning_rate = 3e-3;
+    cfg.ent_coef = 0.0;
+    cfg.teacher = "highest".into();
+    cfg.teacher_coef = 5.0;
+    let out = tmp("teacher");
+    let summary = train(Doubles::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    let scalars = read_scalars(&out).unwrap();
+    let loss = &scalars["losses/teacher_loss"];
+    assert_eq!(loss.len() as u64, summary.state.update);
+    let (first, last) = (loss[0].1, loss[loss.len() - 1].1);
+    assert!(first > 0.5 && last < 0.6 * first, "teacher loss {first} -> {last}: {loss:?}");
+    let _ = std::fs::remove_dir_all(&out);
+
+    // A teacher that is not an agent spec, or not for this game, is a config error.
+    cfg.teacher = "pimc:worlds=0".into();
+    assert!(cfg.validate().unwrap_err().contains("`teacher`"));
+    cfg.teacher = "highest".into();
+    let e =
+        train(Texas42::default(), &TrainConfig { game: "texas42".into(), ..cfg }, &out, false, Device::flex(), &mut ())
+            .unwrap_err()
+            .to_string();
+    assert!(e.contains("`teacher`") && e.contains("does not play texas42"), "{e}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The greedy decisions and values of the checkpoint in `dir` on the first
+/// observations of a few Doubles deals.
+fn doubles_decisions(dir: &std::path::Path) -> Vec<(usize, f32)> {
+    use bones_env::{Episode, GameState};
+    use bones_train::inference::decide;
+    use bones_train::sparse::SparseRows;
+    let game = Doubles::default();
+    let (ol, na) = (game.obs_len(), game.num_actions());
+    let device = Device::flex();
+    let actor = Actor::new(checkpoint::load_model(dir, ol, na, &device).unwrap(), &device);
+    let (mut obs, mut masks) = (vec![0f32; 4 * ol], vec![0f32; 4 * na]);
+    for seed in 0..4u64 {
+        let mut st = game.new_state(seed, Episode::Hand);
+        st.apply(st.legal_mask().nth(0)).unwrap(); // the forced opening
+        let seat = st.current_seat().unwrap();
+        st.observe(seat, &mut obs[seed as usize * ol..(seed as usize + 1) * ol]);
+        for a in st.legal_mask().iter() {
+            masks[seed as usize * na + a] = 1.0;
+        }
+    }
+    decide(&actor, &SparseRows::from_dense(&obs, ol), &masks, na, None).iter().map(|d| (d.action, d.value)).collect()
+}
+
+#[test]
+fn init_starts_a_run_from_a_trained_policy() {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.game = "doubles".into();
+    cfg.total_hands = 30;
+    cfg.reward_scale = 0.01;
+    let first = tmp("init-a");
+    train(Doubles::default(), &cfg, &first, false, Device::flex(), &mut ()).unwrap();
+    let trained = checkpoint::latest(&first.join("checkpoints")).unwrap();
+
+    // A second run from those weights with a vanishing learning rate ends
+    // where the first left off; from a fresh start it would not.
+    let second = tmp("init-b");
+    let tiny = TrainConfig { init: trained.display().to_string(), learning_rate: 1e-12, seed: 99, ..cfg.clone() };
+    train(Doubles::default(), &tiny, &second, false, Device::flex(), &mut ()).unwrap();
+    let continued = checkpoint::latest(&second.join("checkpoints")).unwrap();
+    assert_eq!(doubles_decisions(&continued), doubles_decisions(&trained));
+    let fresh = tmp("init-c");
+    train(
+        Doubles::default(),
+        &TrainConfig { init: String::new(), ..tiny.clone() },
+        &fresh,
+        false,
+        Device::flex(),
+        &mut (),
+    )
+    .unwrap();
+    let fresh_ck = checkpoint::latest(&fresh.join("checkpoints")).unwrap();
+    assert_ne!(doubles_decisions(&fresh_ck), doubles_decisions(&trained));
+
+    // Weights of another shape are refused with both shapes named.
+    let wider = TrainConfig { hidden: cfg.hidden * 2, ..tiny };
+    let refused = tmp("init-d");
+    let e = train(Doubles::default(), &wider, &refused, false, Device::flex(), &mut ()).unwrap_err().to_string();
+    assert!(e.contains("`init`") && e.contains("hidden=32") && e.contains("hidden=64"), "{e}");
+    for d in [first, second, fresh, refused] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}
