@@ -282,16 +282,16 @@ fn pimc_plays_whole_games_through_the_factory() {
 
 #[test]
 fn pimc_beats_heuristic() {
-    // One pimc seat against three heuristic ones, 4 players, 200 rounds over
+    // One pimc seat against three heuristic ones, 4 players, 800 rounds over
     // duplicate deals (every seating): pimc's points per round must be ahead,
     // with the interval above 0.
     let game = Doubles::new(rules(4));
-    let a: AgentSpec = "pimc:worlds=8".parse().unwrap();
-    let opts = EvalOptions { amount: Amount::Hands(200), seed: 1, threads: 2 };
+    let a: AgentSpec = "pimc:worlds=64".parse().unwrap();
+    let opts = EvalOptions { amount: Amount::Hands(800), seed: 1, threads: 2 };
     let r = evaluate(&game, [&a, &AgentSpec::Heuristic], &AgentFactory::new(), &opts, &|_| {}).unwrap();
     let p = r.points_per_round.expect("points per round");
     println!(
-        "pimc:worlds=8 vs heuristic (Doubles, 4 players), {} rounds: points/round {:+.2} [{:+.2}, {:+.2}], round win rate {:.3}, {:.2} ms/decision",
+        "pimc:worlds=64 vs heuristic (Doubles, 4 players), {} rounds: points/round {:+.2} [{:+.2}, {:+.2}], round win rate {:.3}, {:.2} ms/decision",
         r.hands,
         p.mean,
         p.lo,
