@@ -23,6 +23,23 @@ def test_agents_play_aec_seats_from_their_view():
         env.step(a)
 
 
+def test_pimc_plays_doubles_from_the_seat_view():
+    env = doubles_v0.env(players=3)
+    env.reset(seed=4)
+    agents = {
+        a: bones.Agent("pimc:worlds=8", game="doubles", players=3, seed=i)
+        for i, a in enumerate(env.possible_agents)
+    }
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        a = agents[agent].act(env)
+        assert obs["action_mask"][a] == 1
+        env.step(a)
+
+
 def test_agent_on_a_record_and_on_an_observation(repo):
     record = {"game": "texas42", "seed": 1, "actions": ["pass", "30", "pass", "pass"]}
     name = bones.Agent("heuristic").act_record(record)
@@ -47,8 +64,8 @@ def test_agent_on_a_record_and_on_an_observation(repo):
 def test_agent_errors():
     with pytest.raises(bones.SpecError, match="unknown agent"):
         bones.Agent("grandmaster")
-    with pytest.raises(bones.SpecError):
-        bones.Agent("pimc", game="doubles")
+    with pytest.raises(bones.SpecError, match="Texas 42"):
+        bones.Agent("search", game="doubles")
     with pytest.raises(bones.GameError):
         bones.Agent("random", game="chess")
     env = doubles_v0.env()

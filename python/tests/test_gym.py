@@ -91,7 +91,7 @@ def test_bad_specs_and_arguments():
     with pytest.raises(bones.SpecError, match="Doubles"):
         gym.make("bones/Texas42-v0", opponents="highest")
     with pytest.raises(bones.SpecError, match="Texas 42"):
-        gym.make("bones/Doubles-v0", opponents="pimc")
+        gym.make("bones/Doubles-v0", opponents="search")
     with pytest.raises(bones.SpecError, match="model"):
         gym.make("bones/Texas42-v0", opponents="model:/no/such/folder")
     with pytest.raises(bones.BonesError, match="seat"):
