@@ -25,14 +25,11 @@
 //! as the real round (same board, history, counts and legal actions).
 //!
 //! [`DoublesSampler`] draws worlds **uniformly** among the consistent
-//! assignments of hands and boneyard, without rejection, the way Texas 42's
-//! [`WorldSampler`](super::WorldSampler) does: the unseen dominoes fall into
-//! classes by the set of seats allowed to hold them (the boneyard may hold any);
-//! a dynamic programme counts the completions of every split of every class
-//! (state: the room left in each other seat; the boneyard takes the rest); each
-//! class's split is drawn in proportion to its completions and its dominoes are
-//! shuffled into the chosen counts. The boneyard's order is then a uniform
-//! shuffle: nothing public tells it. [`DoublesView::world`] builds the world's
+//! assignments of hands and boneyard, without rejection, with the same class
+//! dealer as Texas 42's [`WorldSampler`](super::WorldSampler) (`pimc/deal.rs`):
+//! the holders are the other seats and the boneyard, which may hold any unseen
+//! domino. The boneyard's order is then a uniform shuffle: nothing public
+//! tells it. [`DoublesView::world`] builds the world's
 //! [`Round`]. Samplers are built for the view of the seat to move.
 //!
 //! # Objective
@@ -49,9 +46,8 @@
 
 use bones_env::doubles::{Round, NO_SEAT};
 use bones_env::{Action, Domino, DominoSet, DoublesView};
-use rand::Rng;
 
-use super::texas42::binom;
+use super::deal::{shuffled, Class, ClassDealer};
 use crate::agent::{Agent, AgentRng};
 use crate::heuristic::doubles::DoublesHeuristic;
 
@@ -151,18 +147,11 @@ pub type Holding = ([DominoSet; 4], DominoSet);
 #[derive(Clone, Debug)]
 pub struct DoublesSampler {
     cons: DoublesConstraints,
-    /// The other seats (the first `k`).
+    /// The other seats (the first `k`): the dealer's first holders; the
+    /// boneyard is its last.
     others: [u8; 3],
     k: usize,
-    /// Classes of unseen dominoes: the others allowed to hold them (bit i:
-    /// `others[i]`) and the dominoes.
-    classes: Vec<(u8, DominoSet)>,
-    /// Table dimensions: room 0..=count of each other seat (1 for no seat).
-    dims: [usize; 3],
-    /// `suffix[i]`: dominoes in classes `i..`.
-    suffix: Vec<usize>,
-    /// Completions: `table[idx(i, rooms)]`.
-    table: Vec<u64>,
+    dealer: ClassDealer,
     relaxed: bool,
 }
 
@@ -193,87 +182,24 @@ impl DoublesSampler {
 
     fn build(cons: DoublesConstraints) -> DoublesSampler {
         let (others, k) = cons.others();
+        // Classes by the other seats allowed to hold them; the boneyard (holder
+        // k) may hold any.
         let mut by_mask = [DominoSet::EMPTY; 8];
         for d in cons.unseen {
             let mask = (0..k).filter(|&i| cons.allowed[others[i] as usize].contains(d)).fold(0usize, |m, i| m | 1 << i);
             by_mask[mask].insert(d);
         }
-        let classes: Vec<(u8, DominoSet)> =
-            (0..8).filter(|&m| !by_mask[m].is_empty()).map(|m| (m as u8, by_mask[m])).collect();
-        let mut dims = [1usize; 3];
-        for i in 0..k {
-            dims[i] = cons.count[others[i] as usize] as usize + 1;
-        }
-        let n = classes.len();
-        let mut suffix = vec![0usize; n + 1];
-        for i in (0..n).rev() {
-            suffix[i] = suffix[i + 1] + classes[i].1.len();
-        }
-        let size = (n + 1) * dims[0] * dims[1] * dims[2];
-        let mut s = DoublesSampler { cons, others, k, classes, dims, suffix, table: vec![0; size], relaxed: false };
-        let room: usize = dims.iter().map(|d| d - 1).sum::<usize>() + cons.boneyard as usize;
-        if s.suffix[0] != room {
-            return s; // no assignment: count() is 0
-        }
-        let end = s.idx(n, [0; 3]);
-        s.table[end] = 1;
-        for i in (0..n).rev() {
-            for r0 in 0..dims[0] {
-                for r1 in 0..dims[1] {
-                    for r2 in 0..dims[2] {
-                        let mut total = 0u64;
-                        s.each_split(i, [r0, r1, r2], |_, w, next| total += w * next);
-                        let at = s.idx(i, [r0, r1, r2]);
-                        s.table[at] = total;
-                    }
-                }
-            }
-        }
-        s
-    }
-
-    #[inline]
-    fn idx(&self, i: usize, r: [usize; 3]) -> usize {
-        ((i * self.dims[0] + r[0]) * self.dims[1] + r[1]) * self.dims[2] + r[2]
-    }
-
-    /// Calls `f(x, ways, completions)` for each split of class `i` among the
-    /// other seats (`x`; the boneyard takes the rest) with room `r` left in
-    /// them, always in the same order: `ways` splits the class that way and
-    /// `completions` deal the classes after it.
-    fn each_split(&self, i: usize, r: [usize; 3], mut f: impl FnMut([usize; 3], u64, u64)) {
-        let used: usize = r.iter().sum();
-        if used > self.suffix[i] {
-            return;
-        }
-        let bone_room = self.suffix[i] - used;
-        let (mask, set) = self.classes[i];
-        let c = set.len();
-        let max = |o: usize| if mask >> o & 1 != 0 { c.min(r[o]) } else { 0 };
-        for x0 in 0..=max(0) {
-            for x1 in 0..=max(1).min(c - x0) {
-                for x2 in 0..=max(2).min(c - x0 - x1) {
-                    if c - x0 - x1 - x2 > bone_room {
-                        continue;
-                    }
-                    let next = self.table[self.idx(i + 1, [r[0] - x0, r[1] - x1, r[2] - x2])];
-                    if next == 0 {
-                        continue;
-                    }
-                    f([x0, x1, x2], binom(c, x0) * binom(c - x0, x1) * binom(c - x0 - x1, x2), next);
-                }
-            }
-        }
-    }
-
-    fn start(&self) -> [usize; 3] {
-        [self.dims[0] - 1, self.dims[1] - 1, self.dims[2] - 1]
+        let classes: Vec<Class> =
+            (0..8).filter(|&m| !by_mask[m].is_empty()).map(|m| ((m | 1 << k) as u8, by_mask[m], false)).collect();
+        let mut sizes: Vec<usize> = others[..k].iter().map(|&o| cons.count[o as usize] as usize).collect();
+        sizes.push(cons.boneyard as usize);
+        DoublesSampler { cons, others, k, dealer: ClassDealer::new(&sizes, classes, None), relaxed: false }
     }
 
     /// The number of consistent assignments of hands and boneyard (0: none;
     /// the boneyard's order not counted).
     pub fn count(&self) -> u64 {
-        self.table[self.idx(0, self.start())]
+        self.dealer.count()
     }
 
     /// Whether the constraints had to be dropped (no consistent assignment).
@@ -290,37 +216,13 @@ impl DoublesSampler {
     /// assignment equally likely (the own hand included as it is).
     pub fn sample(&self, rng: &mut AgentRng) -> Holding {
         let mut hands = [DominoSet::EMPTY; 4];
-        let mut boneyard = DominoSet::EMPTY;
         let me = self.cons.seat as usize;
         hands[me] = self.cons.allowed[me];
-        let mut r = self.start();
-        for i in 0..self.classes.len() {
-            let total = self.table[self.idx(i, r)];
-            debug_assert!(total > 0);
-            let mut pick = rng.random_range(0..total);
-            let mut chosen = None;
-            self.each_split(i, r, |x, w, next| {
-                if chosen.is_some() {
-                    return;
-                }
-                let weight = w * next;
-                if pick < weight {
-                    chosen = Some(x);
-                } else {
-                    pick -= weight;
-                }
-            });
-            let x = chosen.expect("a split with completions");
-            let mut doms = shuffled(self.classes[i].1, rng);
-            for (o, &xo) in x.iter().enumerate().take(self.k) {
-                for d in doms.drain(..xo) {
-                    hands[self.others[o] as usize].insert(d);
-                }
-                r[o] -= xo;
-            }
-            boneyard |= doms.into_iter().collect::<DominoSet>();
+        let dealt = self.dealer.deal(rng);
+        for (i, &o) in self.others[..self.k].iter().enumerate() {
+            hands[o as usize] = dealt[i];
         }
-        (hands, boneyard)
+        (hands, dealt[self.k])
     }
 
     /// Draws a world ([`DoublesSampler::sample`], the boneyard in a uniformly
@@ -339,16 +241,6 @@ impl DoublesSampler {
     pub fn worlds(&self, v: &DoublesView, n: u32, rng: &mut AgentRng) -> Vec<Round> {
         (0..n).filter_map(|_| self.world(v, rng)).collect()
     }
-}
-
-/// The dominoes of `set` in a uniformly random order.
-fn shuffled(set: DominoSet, rng: &mut AgentRng) -> Vec<Domino> {
-    let mut doms: Vec<Domino> = set.iter().collect();
-    for j in (1..doms.len()).rev() {
-        let k = rng.random_range(0..=j);
-        doms.swap(j, k);
-    }
-    doms
 }
 
 /// The PIMC agent for Doubles. See the module docs for the objective.

@@ -11,6 +11,7 @@
 //!   ([`doubles::DoublesSampler`]), each played out to the end of the round by
 //!   the Doubles heuristic at every seat ([`doubles::DoublesPimc`]).
 
+mod deal;
 pub mod doubles;
 mod texas42;
 

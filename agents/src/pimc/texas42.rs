@@ -22,12 +22,13 @@
 //! `Hand::new`/`apply`, bids, declaration and plays in order).
 //!
 //! [`WorldSampler`] draws worlds **uniformly** among all consistent deals,
-//! without rejection: the unseen dominoes fall into classes by the set of seats
-//! allowed to hold them (and whether they are doubles, when a Plunge/Splash
-//! bound applies); a small dynamic programme counts the completions of every
-//! split of every class (state: the room left in two seats, the doubles still
-//! owed); each class's split is then drawn in proportion to its completions,
-//! and its dominoes are shuffled into the chosen counts. The draw uses only the
+//! without rejection (the class dealer of `pimc/deal.rs`): the unseen dominoes
+//! fall into classes by the set of seats allowed to hold them (and whether they
+//! are doubles, when a Plunge/Splash bound applies); a small dynamic programme
+//! counts the completions of every split of every class (state: the room left in
+//! two seats, the doubles still owed); each class's split is then drawn in
+//! proportion to its completions, and its dominoes are shuffled into the chosen
+//! counts. The draw uses only the
 //! agent's random stream, so it is deterministic for a seed. If no consistent
 //! deal existed (impossible for a view of a real game) the sampler would drop
 //! the constraints and deal by counts alone ([`WorldSampler::relaxed`]).
@@ -109,8 +110,8 @@ use bones_env::texas42::actions::{
 };
 use bones_env::texas42::{bid_marks, bid_value, is_mark_bid, sevens_distance, Hand, Phase};
 use bones_env::{Action, ActionMask, Domino, DominoSet, IllegalAction, Scoring, Variant};
-use rand::Rng;
 
+use super::deal::{Class, ClassDealer};
 use crate::agent::{Agent, AgentRng};
 use crate::solver::Solver;
 use bones_env::Texas42View;
@@ -214,39 +215,14 @@ impl Constraints {
 // ---------------------------------------------------------------------------
 // Sampling
 
-/// Largest room a seat can have (the Nel-O partner keeps 7).
-const ROOM: usize = 8;
-/// Doubles owed: 0..=4.
-const NEED: usize = 5;
-
-/// Binomial coefficients up to 28.
-pub(super) fn binom(n: usize, k: usize) -> u64 {
-    if k > n {
-        return 0;
-    }
-    let mut r = 1u64;
-    for i in 0..k.min(n - k) {
-        r = r * (n - i) as u64 / (i + 1) as u64;
-    }
-    r
-}
-
 /// Draws worlds (the hidden hands) uniformly among the deals consistent with a
 /// view's [`Constraints`]. Build it once per decision and draw many worlds.
 #[derive(Clone, Debug)]
 pub struct WorldSampler {
     cons: Constraints,
-    /// The other three seats.
+    /// The other three seats: the dealer's holders.
     others: [u8; 3],
-    /// Classes of unseen dominoes: the others allowed to hold them (bit i:
-    /// `others[i]`) and the dominoes.
-    classes: Vec<(u8, DominoSet)>,
-    /// Index into `others` of the seat owing doubles, and how many.
-    need: Option<(usize, u8)>,
-    /// `suffix[i]`: dominoes in classes `i..`.
-    suffix: Vec<usize>,
-    /// Completions: `table[((i * ROOM + r0) * ROOM + r1) * NEED + need]`.
-    table: Vec<u64>,
+    dealer: ClassDealer,
     relaxed: bool,
 }
 
@@ -288,7 +264,7 @@ impl WorldSampler {
         }
         let need = (0..3)
             .find(|&i| cons.min_doubles[others[i] as usize] > 0)
-            .map(|i| (i, cons.min_doubles[others[i] as usize].min(4)));
+            .map(|i| (i, cons.min_doubles[others[i] as usize].min(4) as usize));
         // Classes by allowed-seat mask (and doubleness when doubles are owed).
         let mut by_key = [DominoSet::EMPTY; 16];
         for d in cons.unseen {
@@ -301,96 +277,15 @@ impl WorldSampler {
             let key = mask as usize | if need.is_some() && d.is_double() { 8 } else { 0 };
             by_key[key].insert(d);
         }
-        let classes: Vec<(u8, DominoSet)> =
-            (0..16).filter(|&k| !by_key[k].is_empty()).map(|k| ((k & 7) as u8, by_key[k])).collect();
-        let k = classes.len();
-        let mut suffix = vec![0usize; k + 1];
-        for i in (0..k).rev() {
-            suffix[i] = suffix[i + 1] + classes[i].1.len();
-        }
-        let mut s = WorldSampler {
-            cons,
-            others,
-            classes,
-            need,
-            suffix,
-            table: vec![0; (k + 1) * ROOM * ROOM * NEED],
-            relaxed: false,
-        };
-        let room = |o: usize| cons.count[others[o] as usize] as usize;
-        if (0..3).any(|o| room(o) >= ROOM) || s.suffix[0] != (0..3).map(room).sum::<usize>() {
-            return s; // no deal: count() is 0
-        }
-        let end = s.idx(k, 0, 0, 0);
-        s.table[end] = 1;
-        for i in (0..k).rev() {
-            for r0 in 0..ROOM {
-                for r1 in 0..ROOM {
-                    for nd in 0..NEED {
-                        let mut total = 0u64;
-                        s.each_split(i, r0, r1, nd, |_, w, next| total += w * next);
-                        let at = s.idx(i, r0, r1, nd);
-                        s.table[at] = total;
-                    }
-                }
-            }
-        }
-        s
-    }
-
-    #[inline]
-    fn idx(&self, i: usize, r0: usize, r1: usize, need: usize) -> usize {
-        ((i * ROOM + r0) * ROOM + r1) * NEED + need
-    }
-
-    /// Calls `f(x, ways, completions)` for each split `x = (x0, x1, x2)` of class
-    /// `i` among the other seats in state `(r0, r1, need)` (always in the same
-    /// order), where `ways` is the number of ways to split the class that way
-    /// and `completions` counts the ways to deal the classes after it.
-    fn each_split(&self, i: usize, r0: usize, r1: usize, nd: usize, mut f: impl FnMut([usize; 3], u64, u64)) {
-        let rem = self.suffix[i];
-        if r0 + r1 > rem {
-            return;
-        }
-        let r2 = rem - r0 - r1;
-        let (mask, set) = self.classes[i];
-        let c = set.len();
-        let double_class = set.iter().next().is_some_and(|d| d.is_double()) && self.need.is_some();
-        let max = |o: usize, room: usize| if mask >> o & 1 != 0 { c.min(room) } else { 0 };
-        for x0 in 0..=max(0, r0) {
-            for x1 in 0..=max(1, r1).min(c - x0) {
-                let x2 = c - x0 - x1;
-                if x2 > max(2, r2) {
-                    continue;
-                }
-                let x = [x0, x1, x2];
-                let mut nd2 = nd;
-                if double_class {
-                    if let Some((o, _)) = self.need {
-                        nd2 = nd.saturating_sub(x[o]);
-                    }
-                }
-                let next = self.table[self.idx(i + 1, r0 - x0, r1 - x1, nd2)];
-                if next == 0 {
-                    continue;
-                }
-                f(x, binom(c, x0) * binom(c - x0, x1), next);
-            }
-        }
-    }
-
-    fn start(&self) -> (usize, usize, usize) {
-        let room = |o: usize| self.cons.count[self.others[o] as usize] as usize;
-        (room(0), room(1), self.need.map_or(0, |(_, n)| n as usize))
+        let classes: Vec<Class> =
+            (0..16).filter(|&k| !by_key[k].is_empty()).map(|k| ((k & 7) as u8, by_key[k], k & 8 != 0)).collect();
+        let sizes = others.map(|o| cons.count[o as usize] as usize);
+        WorldSampler { cons, others, dealer: ClassDealer::new(&sizes, classes, need), relaxed: false }
     }
 
     /// The number of consistent deals of the unseen dominoes (0: none).
     pub fn count(&self) -> u64 {
-        let (r0, r1, nd) = self.start();
-        if r0 >= ROOM || r1 >= ROOM {
-            return 0;
-        }
-        self.table[self.idx(0, r0, r1, nd)]
+        self.dealer.count()
     }
 
     /// Whether the constraints had to be dropped (no consistent deal existed).
@@ -409,49 +304,9 @@ impl WorldSampler {
         let mut hands = [DominoSet::EMPTY; 4];
         let me = self.cons.seat as usize;
         hands[me] = self.cons.allowed[me];
-        let (mut r0, mut r1, mut nd) = self.start();
-        for i in 0..self.classes.len() {
-            let total = self.table[self.idx(i, r0, r1, nd)];
-            debug_assert!(total > 0);
-            let mut pick = rng.random_range(0..total);
-            let mut chosen = None;
-            self.each_split(i, r0, r1, nd, |x, w, next| {
-                if chosen.is_some() {
-                    return;
-                }
-                let weight = w * next;
-                if pick < weight {
-                    chosen = Some(x);
-                } else {
-                    pick -= weight;
-                }
-            });
-            let x = chosen.expect("a split with completions");
-            // Shuffle the class and hand out the chosen counts.
-            let mut doms = [Domino::from_index(0); 28];
-            let mut n = 0;
-            for d in self.classes[i].1 {
-                doms[n] = d;
-                n += 1;
-            }
-            for j in (1..n).rev() {
-                let k = rng.random_range(0..=j);
-                doms.swap(j, k);
-            }
-            let mut at = 0;
-            for (o, &xo) in x.iter().enumerate() {
-                for d in &doms[at..at + xo] {
-                    hands[self.others[o] as usize].insert(*d);
-                }
-                at += xo;
-            }
-            if let Some((o, _)) = self.need {
-                if self.classes[i].1.iter().next().is_some_and(|d| d.is_double()) {
-                    nd = nd.saturating_sub(x[o]);
-                }
-            }
-            r0 -= x[0];
-            r1 -= x[1];
+        let dealt = self.dealer.deal(rng);
+        for (i, &o) in self.others.iter().enumerate() {
+            hands[o as usize] = dealt[i];
         }
         hands
     }
