@@ -248,7 +248,11 @@ fn bad_requests_get_4xx_errors_and_the_server_keeps_serving() {
     expect_error(post(a, games, &json!({"game":"chess"})), 400, &["unknown game `chess`", "texas42"]);
     expect_error(post(a, games, &json!({"game":"texas42","colour":"red"})), 400, &["unknown key `colour`"]);
     expect_error(post(a, games, &json!({"game":"texas42","opponents":"alphago"})), 400, &["`opponents`", "alphago"]);
-    expect_error(post(a, games, &json!({"game":"doubles","opponents":"pimc"})), 400, &["`opponents`", "pimc"]);
+    expect_error(
+        post(a, games, &json!({"game":"doubles","opponents":"search"})),
+        400,
+        &["`opponents`", "search", "Texas 42"],
+    );
     expect_error(
         post(a, games, &json!({"game":"texas42","partner":"model:/no/such/model"})),
         400,
