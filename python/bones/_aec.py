@@ -8,7 +8,9 @@ from typing import Any, Optional
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from bones import _bones
 
@@ -68,6 +70,8 @@ class BonesAECEnv(AECEnv):
         self._deal_base: Optional[int] = None
         self.agents = []
         self.rewards = {}
+        # Whether every value of `rewards` is zero (step then leaves it as it is).
+        self._rewards_zero = True
         self._cumulative_rewards = {}
         self.terminations = {}
         self.truncations = {}
@@ -99,6 +103,23 @@ class BonesAECEnv(AECEnv):
         obs, mask = self._table.observe(self.agent_name_mapping[agent])
         return {"observation": obs, "action_mask": mask}
 
+    def last(self, observe: bool = True):
+        """``(observation, cumulative reward, terminated, truncated, info)`` of
+        ``agent_selection`` (``AECEnv.last``, in one call to Rust)."""
+        agent = self.agent_selection
+        if observe:
+            obs, mask = self._table.observe(self.agent_name_mapping[agent])
+            observation = {"observation": obs, "action_mask": mask}
+        else:
+            observation = None
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         if seed is not None:
             deal = _seed_bits(seed)
@@ -111,6 +132,7 @@ class BonesAECEnv(AECEnv):
         self._table.reset(deal)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewards_zero = True
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -127,16 +149,22 @@ class BonesAECEnv(AECEnv):
         # Raises IllegalActionError and changes nothing.
         seat, term, trunc, r, _ = self._table.step(action)
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict(zip(self.possible_agents, r)) if len(self.agents) == len(r) else {
-            a: r[self.agent_name_mapping[a]] for a in self.agents
-        }
+        # While no seat is paid (most steps), `rewards` stays as it is.
+        if any(r):
+            self.rewards = dict(zip(self.possible_agents, r)) if len(self.agents) == len(r) else {
+                a: r[self.agent_name_mapping[a]] for a in self.agents
+            }
+            self._rewards_zero = False
+            self._accumulate_rewards()
+        elif not self._rewards_zero:
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._rewards_zero = True
         if term or trunc:
             for a in self.agents:
                 self.terminations[a] = term
                 self.truncations[a] = trunc and not term
         else:
             self.agent_selection = self.possible_agents[seat]
-        self._accumulate_rewards()
         if self.render_mode == "human":  # pragma: no cover - only "ansi" is offered
             self.render()
 
@@ -157,20 +185,77 @@ class BonesAECEnv(AECEnv):
         return self._table.save()
 
 
+def _forwarded(name: str) -> property:
+    """A property of the wrapper that reads (and writes) the wrapped
+    environment's attribute `name`, raising before ``reset()`` as the base
+    class's ``__getattr__`` does."""
+
+    def get(self):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def set(self, value):
+        setattr(self.env, name, value)
+
+    return property(get, set, doc=f"The wrapped environment's ``{name}`` (after ``reset()``).")
+
+
+class _Iterator(AECOrderEnforcingIterator):
+    """``agent_iter()``'s iterator: the base class's checks, without its
+    attribute forwarding."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
+
+
+class _Iterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
 class OrderEnforcing(OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` (the wrapper of its classic games)
-    with ``last()`` answered by the wrapped environment directly.
+    with the attributes an AEC loop reads on every step answered by the wrapped
+    environment directly.
 
-    The base class's ``last()`` reaches each of the five attributes it reads
-    through ``__getattr__`` forwarding, which was most of an AEC step's time;
-    the checks are the same (before ``reset()``, ``last()`` raises the
-    ``AttributeError`` the base class raises).
+    The base class reaches ``agents``, ``agent_selection`` and the reward and
+    done dictionaries through ``__getattr__`` forwarding, which was most of an
+    AEC step's time. The checks are the same: before ``reset()`` these
+    attributes and ``last()`` raise the ``AttributeError`` the base class
+    raises, and ``step()`` and ``agent_iter()`` report what it reports.
     """
+
+    agents = _forwarded("agents")
+    agent_selection = _forwarded("agent_selection")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
 
     def last(self, observe: bool = True):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if not self._has_reset or not self.env.agents:
+            super().step(action)
+            return
+        self._has_updated = True
+        self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> _Iterable:
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _Iterable(self, max_iter)
 
     def __str__(self) -> str:
         return str(self.env)

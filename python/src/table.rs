@@ -13,7 +13,7 @@ use crate::game::{any_game, episode_name, from_json, legal_pairs};
 use bones_agents::{Agent, AgentRng, AgentSpec, ViewOf};
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::{Action, ActionMask, Env, EnvError, Episode, Game, GameState};
-use numpy::PyArray1;
+use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 use rand::SeedableRng;
@@ -391,10 +391,15 @@ impl Table {
         if seat >= self.game.num_players() {
             return Err(BonesError::new_err(format!("no seat {seat}: seats run 0..{}", self.game.num_players())));
         }
-        let mut obs = vec![0.0f32; self.game.obs_len()];
-        let mut mask = vec![0i8; self.game.num_actions()];
-        self.with(|t| t.observe(seat, &mut obs, &mut mask));
-        Ok((PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask)))
+        // Filled in place: numpy owns both arrays from the start (no Rust
+        // buffer handed over, which costs a base object per array).
+        let obs = PyArray1::<f32>::zeros(py, self.game.obs_len(), false);
+        let mask = PyArray1::<i8>::zeros(py, self.game.num_actions(), false);
+        // SAFETY: both arrays were made just above, are contiguous, and no
+        // other reference to them exists until they are returned.
+        let (o, m) = unsafe { (obs.as_slice_mut()?, mask.as_slice_mut()?) };
+        self.with(|t| t.observe(seat, o, m));
+        Ok((obs, mask))
     }
 
     /// The table as text.

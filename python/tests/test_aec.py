@@ -59,6 +59,54 @@ def test_observation_and_mask_types():
     assert d.action_space("player_0").n == 58
 
 
+@pytest.mark.parametrize("name,make,kwargs", ENVS, ids=[e[0] for e in ENVS])
+def test_the_wrapper_behaves_as_pettingzoos_and_rewards_follow_the_table(name, make, kwargs):
+    """`env()`'s wrapper (attributes answered without `__getattr__`) shows what
+    PettingZoo's own `OrderEnforcingWrapper` shows at every step, and the raw
+    env's `rewards` and `_cumulative_rewards` are the table's transition
+    rewards, accumulated as `AECEnv` documents (reset for the agent that acts)."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    ours = make(**kwargs)
+    ref = OrderEnforcingWrapper(type(ours.unwrapped)(**kwargs))
+    for attr in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
+        for env in (ours, ref):
+            with pytest.raises(AttributeError, match="before reset"):
+                getattr(env, attr)
+    rng = np.random.default_rng(5)
+    for episode in range(3):
+        ours.reset(seed=40 + episode)
+        ref.reset(seed=40 + episode)
+        table = ours.unwrapped.table
+        cumulative = {a: 0.0 for a in ours.agents}
+        paid = False
+        for agent, ref_agent in zip(ours.agent_iter(), ref.agent_iter()):
+            assert agent == ref_agent
+            got, want = ours.last(), ref.last()
+            np.testing.assert_array_equal(got[0]["observation"], want[0]["observation"])
+            np.testing.assert_array_equal(got[0]["action_mask"], want[0]["action_mask"])
+            assert got[1:] == want[1:]
+            for attr in ("agents", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards"):
+                assert getattr(ours, attr) == getattr(ref, attr), attr
+            assert got[1] == pytest.approx(cumulative[agent])
+            if got[2] or got[3]:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(got[0]["action_mask"])))
+            ours.step(action)
+            ref.step(action)
+            if action is None:
+                del cumulative[agent]
+                continue
+            transition = dict(zip(ours.possible_agents, table.transition_rewards))
+            assert ours.rewards == pytest.approx({a: transition[a] for a in ours.agents})
+            cumulative[agent] = 0.0
+            for a in ours.agents:
+                cumulative[a] += transition[a]
+            paid |= any(transition.values())
+        assert paid and not ours.agents and not ref.agents
+
+
 def test_episodes_are_zero_sum_and_deterministic():
     for make, kwargs in [(texas42_v0.env, {}), (doubles_v0.env, {"players": 4})]:
         a = play(make(**kwargs), 7, np.random.default_rng(0))
