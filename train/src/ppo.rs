@@ -583,10 +583,13 @@ mod tests {
         let (_, one) = run(1.0, 1);
         assert!((one.teacher_loss - before).abs() < 1e-4 * before, "{} vs {before}", one.teacher_loss);
         // Imitation pulls the policy towards the labels; without it (weight 0)
-        // PPO alone moves it much less.
-        let (with, _) = run(5.0, 8);
-        let (without, _) = run(0.0, 8);
-        assert!(with < 0.5 * before, "cross-entropy {before} -> {with}");
+        // PPO alone moves it much less. The network's initial weights are not
+        // seeded (burn's one global generator is shared by concurrent tests), so
+        // the run is long enough to hold for any of them: over 8 epochs the
+        // cross-entropy fell to 0.31-0.53 of its start, over 16 to 0.01-0.04.
+        let (with, _) = run(5.0, 16);
+        let (without, _) = run(0.0, 16);
+        assert!(with < 0.2 * before, "cross-entropy {before} -> {with}");
         assert!(with < without - 0.1, "with the teacher {with}, without {without}");
         // No labels: no teacher loss.
         let mut plain = rollout;
