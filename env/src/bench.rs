@@ -3,6 +3,7 @@
 //! Speeds are measured here, never asserted by tests.
 
 use crate::game::{Episode, Game, GameState};
+use crate::seed::splitmix64;
 use crate::vec_env::VecEnv;
 use std::time::{Duration, Instant};
 
@@ -18,11 +19,7 @@ impl FastRng {
     /// Next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splitmix64(&mut self.0)
     }
     /// Uniform in `0..n` (n > 0).
     #[inline]

@@ -29,6 +29,7 @@ pub mod record;
 pub mod registry;
 pub mod replay;
 pub mod rules;
+pub mod seed;
 pub mod series;
 pub mod texas42;
 pub mod vec_env;

@@ -10,14 +10,12 @@
 
 use crate::env::{game_label, seal, unseal, RestoreError};
 use crate::game::{Action, Episode, Game, GameState};
+use crate::seed::{mix64, GOLDEN_GAMMA};
 use serde::{Deserialize, Serialize};
 
 /// The seed of episode `k` of env `i` under base seed `base` (SplitMix64 mix).
 pub fn episode_seed(base: u64, env: usize, episode: u64) -> u64 {
-    let mut z = base ^ (env as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ episode.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    mix64(base ^ (env as u64).wrapping_mul(GOLDEN_GAMMA) ^ episode.wrapping_mul(0xD1B5_4A32_D192_ED03))
 }
 
 /// Why a vector step was refused (no env was changed).

@@ -12,6 +12,7 @@
 use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::record::deals::legal_names;
 use bones_env::replay::replay_line;
+use bones_env::seed::splitmix64;
 use bones_env::texas42::actions::{parse_42, NAMES_42, NUM_ACTIONS_42};
 use bones_env::{Action, Domino, DominoSet, Episode, Game, GameState, Texas42, Texas42Rules, Texas42State};
 use proptest::prelude::*;
@@ -22,21 +23,13 @@ fn config(cases: u32) -> ProptestConfig {
     ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
-fn splitmix(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Plays up to `n` random legal actions; returns the state and the actions.
 fn random_play(game: &Texas42, seed: u64, episode: Episode, n: usize, mut mix: u64) -> (Texas42State, Vec<Action>) {
     let mut st = game.new_state(seed, episode);
     let mut actions = Vec::new();
     while !st.is_terminal() && actions.len() < n {
         let m = st.legal_mask();
-        let a = m.nth((splitmix(&mut mix) % m.len() as u64) as usize);
+        let a = m.nth((splitmix64(&mut mix) % m.len() as u64) as usize);
         st.apply(a).unwrap();
         actions.push(a);
     }

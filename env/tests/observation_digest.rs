@@ -4,6 +4,7 @@
 //! together when the layout changes on purpose.
 
 use bones_env::rules::{parse_rules_arg, BlockedTie, DoublesRules};
+use bones_env::seed::splitmix64;
 use bones_env::{Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 
 /// FNV-1a over the bits of every float, plus the step's mask.
@@ -16,14 +17,6 @@ impl Digest {
             self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
-}
-
-fn splitmix(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Plays `episodes` random episodes and digests every seat's observation at
@@ -45,7 +38,7 @@ fn digest<G: Game>(game: &G, episode: Episode, episodes: u64, d: &mut Digest) {
                 break;
             }
             let m = s.legal_mask();
-            s.apply(m.nth(splitmix(&mut rng) as usize % m.len())).unwrap();
+            s.apply(m.nth(splitmix64(&mut rng) as usize % m.len())).unwrap();
         }
     }
 }

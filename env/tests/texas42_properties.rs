@@ -19,6 +19,7 @@
 
 use bones_env::action::ActionMask;
 use bones_env::deal::{deal_texas42, rng_for_seed};
+use bones_env::seed::splitmix64;
 use bones_env::texas42::actions::{BID_1M, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
 use bones_env::texas42::{bid_marks, bid_value, team, Hand, Outcome, Phase, RewardMode, OBS_LEN_42, OBS_SEGMENTS_42};
 use bones_env::{
@@ -84,14 +85,6 @@ fn steer_strategy() -> impl Strategy<Value = Steer> {
     prop_oneof![Just(Steer::Uniform), Just(Steer::Nello), Just(Steer::Sevens), Just(Steer::Special)]
 }
 
-fn splitmix(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *x;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Random numbers for choosing actions: proptest's list first (so it shrinks),
 /// then a splitmix stream (whole games need hundreds of decisions).
 #[derive(Clone, Debug)]
@@ -108,7 +101,7 @@ impl Choices {
     fn next(&mut self) -> usize {
         let r = match self.list.get(self.i) {
             Some(&r) => r as u64,
-            None => splitmix(&mut self.mix),
+            None => splitmix64(&mut self.mix),
         };
         self.i += 1;
         (r % (1 << 16)) as usize
@@ -455,7 +448,7 @@ fn check_no_leakage(game: &Texas42, seed: u64, actions: &[Action], mut mix: u64)
                     // Reshuffle everything the other seats hold, keeping each one's size.
                     let mut pool: Vec<_> = others.iter().flat_map(|&s| h.hands[s].iter()).collect();
                     for i in (1..pool.len()).rev() {
-                        let j = (splitmix(&mut mix) % (i as u64 + 1)) as usize;
+                        let j = (splitmix64(&mut mix) % (i as u64 + 1)) as usize;
                         pool.swap(i, j);
                     }
                     let mut it = pool.into_iter();
@@ -464,11 +457,11 @@ fn check_no_leakage(game: &Texas42, seed: u64, actions: &[Action], mut mix: u64)
                     }
                 } else {
                     // Swap one held domino between two other seats.
-                    let i = (splitmix(&mut mix) % others.len() as u64) as usize;
-                    let j = (i + 1 + (splitmix(&mut mix) % (others.len() as u64 - 1)) as usize) % others.len();
+                    let i = (splitmix64(&mut mix) % others.len() as u64) as usize;
+                    let j = (i + 1 + (splitmix64(&mut mix) % (others.len() as u64 - 1)) as usize) % others.len();
                     let (a, b) = (others[i], others[j]);
-                    let da = h.hands[a].iter().nth((splitmix(&mut mix) % h.hands[a].len() as u64) as usize).unwrap();
-                    let db = h.hands[b].iter().nth((splitmix(&mut mix) % h.hands[b].len() as u64) as usize).unwrap();
+                    let da = h.hands[a].iter().nth((splitmix64(&mut mix) % h.hands[a].len() as u64) as usize).unwrap();
+                    let db = h.hands[b].iter().nth((splitmix64(&mut mix) % h.hands[b].len() as u64) as usize).unwrap();
                     held[a].remove(da);
                     held[a].insert(db);
                     held[b].remove(db);

@@ -295,6 +295,7 @@ mod tests {
     use super::*;
     use crate::game::{Episode, Game};
     use crate::rules::Texas42Rules;
+    use crate::seed::splitmix64;
     use crate::texas42::actions::{BID_1M, DOUBLES, FOLLOW_ME, NEL_O, SEVENS};
     use crate::texas42::view::SeatOfHand;
     use crate::texas42::{Hand, Texas42, Texas42View};
@@ -502,14 +503,6 @@ mod tests {
         assert_eq!(hot(seg(&o, "winning")), [2], "ties go to the first played");
     }
 
-    fn splitmix(x: &mut u64) -> u64 {
-        *x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = *x;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
     /// Over random hands, the derived features agree with the engine: `winning`
     /// with the trick's winning play, `can_win` with the result of each legal
     /// play, `unseen` with the other seats' holdings, voids with the truth.
@@ -607,7 +600,7 @@ mod tests {
                     break;
                 }
                 let m = h.legal_mask();
-                h.apply(m.nth(splitmix(&mut rng) as usize % m.len())).unwrap();
+                h.apply(m.nth(splitmix64(&mut rng) as usize % m.len())).unwrap();
             }
         }
         assert!(declarations.iter().all(|&n| n > 0), "declarations seen: {declarations:?}");
