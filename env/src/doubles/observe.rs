@@ -5,8 +5,8 @@
 //! order and the other hands never enter): it is written from the seat's
 //! public facts ([`DoublesView`](super::DoublesView)) alone. The layout is [`OBS_SEGMENTS_DOUBLES`].
 
-use super::play::NO_SEAT;
-use super::view::SeatFacts;
+use super::facts::SeatFacts;
+use super::play::{End, BONEYARD_FLOOR, NO_SEAT};
 use crate::observe::{layout_len, ObsWriter, Segment};
 use crate::rules::BlockedTie;
 
@@ -154,7 +154,7 @@ pub(super) fn write<F: SeatFacts>(v: &F, out: &mut [f32]) {
         sizes[rel(s)] = v.hand_size(s) as f32 / 8.0;
     }
     w.next("boneyard")[0] = v.boneyard_len() as f32 / 12.0;
-    w.next("can_draw")[0] = (v.boneyard_len() as usize > super::BONEYARD_FLOOR) as u8 as f32;
+    w.next("can_draw")[0] = (v.boneyard_len() as usize > BONEYARD_FLOOR) as u8 as f32;
     let rs = w.next("round_scores");
     for s in 0..n {
         rs[rel(s)] = v.scores()[s] as f32 / target;
@@ -165,8 +165,8 @@ pub(super) fn write<F: SeatFacts>(v: &F, out: &mut [f32]) {
     }
     let result = w.next("round_result");
     match v.end() {
-        Some(super::End::Domino) => result[0] = 1.0,
-        Some(super::End::Blocked) => result[1] = 1.0,
+        Some(End::Domino) => result[0] = 1.0,
+        Some(End::Blocked) => result[1] = 1.0,
         None => {}
     }
     let seg = w.next("rules");

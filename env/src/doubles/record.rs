@@ -1,6 +1,7 @@
 //! Doubles records: rounds (or whole games) replayed into `result`.
 
-use super::{Doubles, DoublesState, Round};
+use super::game::{Doubles, DoublesState};
+use super::play::{hand_size, Round};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Episode, Game};
 use crate::record::deals::{replay_deals, DealRecords};
@@ -39,7 +40,7 @@ pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<(Doubles, Double
     };
     let game = Doubles::new(rules);
     let players = rules.players as usize;
-    let k = super::hand_size(rules.players);
+    let k = hand_size(rules.players);
     let mut taken = DominoSet::EMPTY;
     let hands = record.get("hands").map(|v| parse_hands(v, &vec![k; players], &mut taken)).transpose()?;
     let boneyard: Option<Vec<Domino>> = record

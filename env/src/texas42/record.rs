@@ -1,8 +1,8 @@
 //! Texas 42 records: hand and whole-game records, replayed into `result`.
 
 use super::actions::{NAMES_42, PASS};
+use super::game::{Texas42, Texas42State};
 use super::hand::{Hand, Outcome, Phase};
-use super::{Texas42, Texas42State};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
 use crate::game::{Action, Episode};
