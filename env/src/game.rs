@@ -3,7 +3,7 @@
 
 pub use crate::action::Action;
 use crate::action::{ActionError, ActionMask, IllegalAction};
-use crate::domino::DominoSet;
+use crate::domino::{Domino, DominoSet};
 use crate::observe::Segment;
 use crate::record::json::RecordError;
 use crate::view::SeatView;
@@ -95,6 +95,38 @@ pub trait GameState: Clone + Send + Sync + Serialize + DeserializeOwned + 'stati
     fn finished_deal(&self) -> Option<DealOutcome>;
     /// The side that won the game (game episodes, once over).
     fn winning_side(&self) -> Option<usize>;
+    /// Where every domino of the current deal is (full information): the
+    /// hands, the table, the boneyard. `None` (the default) when the game does
+    /// not say; the conformance suite ([`crate::testing`]) then skips its
+    /// conservation check.
+    fn dominoes(&self) -> Option<DominoLedger> {
+        None
+    }
+    /// A state that `seat` cannot tell from this one (OpenSpiel's
+    /// `ResampleFromInfostate`): what is hidden from the seat (the other hands,
+    /// the boneyard's order) dealt differently from the random `seed`,
+    /// consistent with everything public, its own hand unchanged. `None` when no
+    /// different such state was found, and by default (a game that does not
+    /// resample; the conformance suite then skips its hidden-information check).
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Option<Self> {
+        let _ = (seat, seed);
+        None
+    }
+}
+
+/// Where every domino of a deal is, for [`GameState::dominoes`]: each one is in
+/// exactly one hand, on the table or in the boneyard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DominoLedger {
+    /// Each seat's hand (absent seats empty).
+    pub hands: [DominoSet; 4],
+    /// The dominoes played so far in this deal (tricks, the board).
+    pub played: DominoSet,
+    /// The dominoes still to be drawn, in draw order (empty for games without a
+    /// boneyard).
+    pub boneyard: Vec<Domino>,
+    /// Every domino of the deal (the 28 in both games).
+    pub set: DominoSet,
 }
 
 /// How one finished deal came out, per side (a team in Texas 42, a seat in

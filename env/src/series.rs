@@ -7,7 +7,7 @@
 
 use crate::action::{ActionMask, IllegalAction};
 use crate::domino::DominoSet;
-use crate::game::{Action, DealOutcome, Episode, GameState};
+use crate::game::{Action, DealOutcome, DominoLedger, Episode, GameState};
 use crate::view::SeatView;
 use rand_chacha::ChaCha8Rng;
 use serde::de::DeserializeOwned;
@@ -45,6 +45,17 @@ pub trait DealGame: Copy + std::fmt::Debug + Send + Sync + Serialize + Deseriali
     fn view(state: &Series<Self>, seat: usize) -> Self::View;
     /// Writes `seat`'s observation (equal to its view's).
     fn observe(state: &Series<Self>, seat: usize, out: &mut [f32]);
+    /// Where every domino of a deal is ([`GameState::dominoes`]; none by default).
+    fn dominoes(deal: &Self::Deal) -> Option<DominoLedger> {
+        let _ = deal;
+        None
+    }
+    /// A state `seat` cannot tell from `state` ([`GameState::resample_hidden`];
+    /// none by default).
+    fn resample_hidden(state: &Series<Self>, seat: usize, seed: u64) -> Option<Series<Self>> {
+        let _ = (state, seat, seed);
+        None
+    }
 }
 
 /// One deal in progress, or a whole game of deals. It serialises with serde
@@ -190,5 +201,11 @@ impl<G: DealGame> GameState for Series<G> {
     }
     fn winning_side(&self) -> Option<usize> {
         self.winner
+    }
+    fn dominoes(&self) -> Option<DominoLedger> {
+        G::dominoes(&self.deal)
+    }
+    fn resample_hidden(&self, seat: usize, seed: u64) -> Option<Series<G>> {
+        G::resample_hidden(self, seat, seed)
     }
 }

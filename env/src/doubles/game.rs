@@ -6,11 +6,12 @@ use super::actions::played_domino;
 use super::facts::SeatOfRound;
 use super::observe;
 use super::play::{hand_size, highest_double, End, Round};
+use super::resample;
 use super::view::DoublesView;
 use crate::action::{ActionMask, IllegalAction};
 use crate::deal::{deal_hands, shuffle};
 use crate::domino::{Domino, DominoSet};
-use crate::game::{Action, DealOutcome, Episode, Game, GameState};
+use crate::game::{Action, DealOutcome, DominoLedger, Episode, Game, GameState};
 use crate::rules::DoublesRules;
 use crate::series::{DealGame, Series};
 use rand_chacha::ChaCha8Rng;
@@ -199,6 +200,21 @@ impl DealGame for Doubles {
     }
     fn view(state: &DoublesState, seat: usize) -> DoublesView {
         DoublesView::from_facts(&state.seat_facts(seat))
+    }
+    /// The hands, the board, the boneyard left in draw order.
+    fn dominoes(r: &Round) -> Option<DominoLedger> {
+        Some(DominoLedger {
+            hands: r.hands,
+            played: r.board.placed,
+            boneyard: r.boneyard().to_vec(),
+            set: DominoSet::FULL,
+        })
+    }
+    /// The other hands and the boneyard dealt again where the new deal fits
+    /// everything public.
+    fn resample_hidden(state: &DoublesState, seat: usize, seed: u64) -> Option<DoublesState> {
+        let deal = resample::resample(&state.deal, seat, seed)?;
+        Some(Series { deal, ..state.clone() })
     }
 }
 

@@ -28,6 +28,7 @@ mod game;
 mod observe;
 mod play;
 pub(crate) mod record;
+mod resample;
 mod view;
 
 pub use actions::{

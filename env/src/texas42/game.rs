@@ -6,11 +6,12 @@ use super::bidding::bid_value;
 use super::facts::SeatOfHand;
 use super::hand::{team, Hand, Outcome};
 use super::observe;
+use super::resample;
 use super::view::Texas42View;
 use crate::action::{ActionMask, IllegalAction};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
-use crate::game::{Action, Contract, DealOutcome, Episode, Game, GameState, RewardMode};
+use crate::game::{Action, Contract, DealOutcome, DominoLedger, Episode, Game, GameState, RewardMode};
 use crate::rules::{Scoring, Texas42Rules};
 use crate::series::{DealGame, Series};
 use rand_chacha::ChaCha8Rng;
@@ -145,6 +146,22 @@ impl DealGame for Texas42 {
     }
     fn view(state: &Texas42State, seat: usize) -> Texas42View {
         Texas42View::from_facts(&state.seat_facts(seat))
+    }
+    /// The hands, the dominoes played to tricks; no boneyard.
+    fn dominoes(h: &Hand) -> Option<DominoLedger> {
+        let mut played = DominoSet::EMPTY;
+        let mut set = DominoSet::EMPTY;
+        for s in 0..4 {
+            played |= h.dealt[s] - h.hands[s];
+            set |= h.dealt[s];
+        }
+        Some(DominoLedger { hands: h.hands, played, boneyard: Vec::new(), set })
+    }
+    /// The other seats' dominoes dealt among them again, where the hand's
+    /// public history still replays.
+    fn resample_hidden(state: &Texas42State, seat: usize, seed: u64) -> Option<Texas42State> {
+        let deal = resample::resample(&state.deal, seat, seed)?;
+        Some(Series { deal, ..state.clone() })
     }
 }
 

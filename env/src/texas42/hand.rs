@@ -171,4 +171,19 @@ impl Hand {
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
     }
+
+    /// The actions taken in this hand so far, in order (the bids, the
+    /// declaration, the plays): a hand dealt the same and given them again is
+    /// this hand.
+    pub fn actions(&self) -> Vec<Action> {
+        let mut out: Vec<Action> = self.bids[..self.num_bids as usize].iter().map(|&b| b as Action).collect();
+        let declared = self.phase == Phase::Playing || (self.phase == Phase::Done && self.high_bid as Action != PASS);
+        if declared {
+            out.push(self.declaration as Action);
+            for trick in &self.tricks[..=(self.trick as usize).min(6)] {
+                out.extend(trick.played().iter().map(|d| PLAY + d.index()));
+            }
+        }
+        out
+    }
 }

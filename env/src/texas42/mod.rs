@@ -20,6 +20,7 @@ mod observe;
 mod observe_tests;
 mod play;
 pub(crate) mod record;
+mod resample;
 mod scoring;
 mod view;
 
