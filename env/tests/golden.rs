@@ -17,7 +17,7 @@
 //! intended, regenerate the records and review the diff:
 //!
 //! ```text
-//! BONES_BLESS=1 cargo test -p bones-env --test golden
+//! BONES_BLESS=1 cargo test -p bones-env --test main golden
 //! ```
 
 use bones_env::rules::DoublesRules;
@@ -278,8 +278,9 @@ fn describe_difference(want: &Trajectory, got: &Trajectory) -> String {
 }
 
 fn read_jsonl<T: for<'de> Deserialize<'de>>(path: &str) -> Vec<T> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{path}: {e} (write it with BONES_BLESS=1 cargo test -p bones-env --test golden)"));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!("{path}: {e} (write it with BONES_BLESS=1 cargo test -p bones-env --test main golden)")
+    });
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
@@ -324,7 +325,7 @@ fn compare<T: Clone + PartialEq>(
     assert!(
         problems.is_empty(),
         "{} of {} {what} differ from the golden record (if the change is intended: \
-         BONES_BLESS=1 cargo test -p bones-env --test golden, and review the diff):\n{}",
+         BONES_BLESS=1 cargo test -p bones-env --test main golden, and review the diff):\n{}",
         problems.len(),
         want.len(),
         problems.join("\n")

@@ -1,30 +1,33 @@
 //! Property tests of the Texas 42 engine over random seeds, random rule options
 //! and random legal-action sequences (each action chosen by index into the legal
 //! mask, optionally steered towards the rare contracts: Nel-O, Sevens, Plunge,
-//! Splash).
+//! Splash). The game-independent invariants (the mask is what `apply` accepts,
+//! zero-sum rewards, views, no hidden information, determinism, save/restore)
+//! are the conformance suite's (`bones_env::testing`); here they are also run
+//! along steered hands under random rules, with what is Texas 42's own:
 //!
-//! - the legal mask is exactly the set of ids that `apply` accepts, and a
-//!   rejected id leaves the state byte-identical;
-//! - the 28 dealt dominoes are conserved (held + played, each exactly once);
+//! - the mask holds only the phase's actions (plays from the mover's hand), and
+//!   `Hand::apply` refuses alike;
+//! - the 28 dealt dominoes are conserved (held + played, each exactly once,
+//!   played by the seat dealt it), and trick points add up;
 //! - points add up (42 for a played-out hand; 7 + 35 - the sitting-out partner's
 //!   count under Nel-O), early end stops exactly where docs/rules.md says, and the
 //!   award follows the scoring rules;
-//! - rewards are zero-sum per team, a hand takes at most 33 decisions, and a
+//! - rewards follow the reward mode, a hand takes at most 33 decisions, and a
 //!   whole game ends with a winner and ±1 rewards;
-//! - observations do not leak other seats' hidden dominoes, and have the
-//!   layout's length; a seat's view is the same for two deals that differ only
-//!   in what the other seats hold (same public history), and observes exactly
-//!   what the state shows the seat;
-//! - the same seed and actions give the same trajectory, bit for bit.
+//! - what a seat cannot see is resampled in every phase, the public history
+//!   kept; a hand's actions replay to the same hand;
+//! - a seeded hand plays out as the same deal given as hands.
 
 use bones_env::action::ActionMask;
 use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::seed::splitmix64;
+use bones_env::testing::{check_state, SuiteConfig, SuiteReport};
 use bones_env::texas42::actions::{BID_1M, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH, TRUMP_BLANKS};
 use bones_env::texas42::{bid_marks, bid_value, team, Hand, Outcome, Phase, RewardMode, OBS_LEN_42, OBS_SEGMENTS_42};
 use bones_env::{
-    Action, AllPass, DominoSet, Episode, Game, GameState, NelloDoubles, Scoring, SeatView, Texas42, Texas42Rules,
-    Texas42State, Variant, Variants,
+    Action, AllPass, DominoSet, Episode, Game, GameState, NelloDoubles, Scoring, Texas42, Texas42Rules, Texas42State,
+    Variant, Variants,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -173,16 +176,19 @@ fn config(cases: u32) -> ProptestConfig {
 // ---------------------------------------------------------------------------
 // Checks on one state
 
-/// The mask is exactly the set of ids that apply: every id in it applies Ok on
-/// a clone, every other id (0..64 and far beyond) is an error that leaves the
-/// state byte-identical and reports the mask.
-fn check_mask_matches_apply(st: &Texas42State) -> Result<(), TestCaseError> {
+/// The conformance suite's checks on one state (the mask against `apply`,
+/// rewards, views, dominoes, and `resamples` resamples of what each seat cannot
+/// see), then Texas 42's own: the mask holds only the phase's actions (plays
+/// from the mover's hand), and `Hand::apply` alone refuses what the state
+/// refuses, leaving the hand unchanged.
+fn check_state_and_phase_mask(game: &Texas42, st: &Texas42State, resamples: usize) -> Result<(), TestCaseError> {
+    let config = SuiteConfig { resamples, ..SuiteConfig::default() };
+    let seed = st.hand().dealt[0].0 as u64 ^ st.steps() as u64;
+    check_state(game, st, &config, seed, &mut SuiteReport::default())
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
     let mask = st.legal_mask();
     prop_assert_eq!(mask.0 >> NUM_ACTIONS_42, 0, "mask holds ids past the action space");
-    prop_assert_eq!(st.is_terminal(), mask.is_empty());
-    prop_assert_eq!(st.current_seat().is_none(), st.is_terminal());
     let h = st.hand();
-    // Phase-appropriate ids; plays come from the mover's hand.
     let allowed = match h.phase {
         Phase::Bidding => mask_range(PASS, TRUMP_BLANKS),
         Phase::Declaring => mask_range(TRUMP_BLANKS, NUM_ACTIONS_42),
@@ -192,29 +198,13 @@ fn check_mask_matches_apply(st: &Texas42State) -> Result<(), TestCaseError> {
     if !st.is_terminal() {
         prop_assert_eq!(mask.0 & !allowed, 0, "mask {:?} outside the phase's actions in {:?}", mask, h.phase);
     }
-    let before = format!("{st:?}");
-    let ids = (0..64usize).chain([64, 100, 255, 256, 1 << 20, usize::MAX]);
-    for a in ids {
-        let mut c = st.clone();
-        let r = c.apply(a);
-        if mask.contains(a) {
-            prop_assert!(r.is_ok(), "id {} is in the mask {:?} but apply failed: {:?}", a, mask, r);
-        } else {
-            let e = r.err().ok_or_else(|| TestCaseError::fail(format!("id {a} not in mask {mask:?} applied Ok")))?;
-            prop_assert_eq!(e.action, a);
-            prop_assert_eq!(e.legal, mask);
-            prop_assert_eq!(format!("{c:?}"), before.as_str(), "rejected id {} changed the state", a);
-            prop_assert_eq!(c.hand(), st.hand());
-            // Hand::apply on its own: the same answer and an unchanged hand.
-            let mut hc = *st.hand();
-            let hr = hc.apply(a);
-            if !st.is_terminal() {
-                prop_assert!(hr.is_err());
-                prop_assert_eq!(&hc, st.hand());
-            }
+    for a in (0..64usize).filter(|&a| !mask.contains(a)) {
+        let mut hc = *h;
+        if !st.is_terminal() {
+            prop_assert!(hc.apply(a).is_err(), "Hand::apply took id {} outside the mask", a);
+            prop_assert_eq!(&hc, h);
         }
     }
-    prop_assert_eq!(format!("{st:?}"), before);
     Ok(())
 }
 
@@ -387,21 +377,12 @@ fn check_finished_hand(h: &Hand) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn check_rewards(st: &Texas42State) -> Result<(), TestCaseError> {
-    let r = st.rewards();
-    prop_assert!(r.iter().all(|x| x.is_finite()));
-    prop_assert_eq!(r[0], r[2], "partners get the same reward: {:?}", r);
-    prop_assert_eq!(r[1], r[3], "partners get the same reward: {:?}", r);
-    prop_assert_eq!(r[0], -r[1], "rewards are not zero-sum: {:?}", r);
-    Ok(())
-}
-
 // ---------------------------------------------------------------------------
-// Observation no-leakage
+// Resampling what a seat cannot see
 
 #[derive(Default, Debug)]
-struct LeakStats {
-    /// Compared pairs by the phase of the state: bidding, declaring, playing, done.
+struct ResampleStats {
+    /// Resampled states by the phase of the state: bidding, declaring, playing, done.
     compared: [usize; 4],
 }
 
@@ -414,23 +395,13 @@ fn phase_index(p: Phase) -> usize {
     }
 }
 
-fn replay(game: &Texas42, dealer: u8, dealt: [DominoSet; 4], actions: &[Action]) -> Option<Texas42State> {
-    let mut s = game.from_hands(dealer, dealt);
-    for &a in actions {
-        s.apply(a).ok()?;
-    }
-    Some(s)
-}
-
-/// For every prefix of `actions` and every observer, builds other deals that
-/// differ only in the dominoes the other seats still hold (a transposition
-/// between two of them, or a reshuffle of all they hold), replays the same
-/// actions on them and, where that is legal (same public history), checks that
-/// the observer's observation (and mask, when it is to act) is identical — while
-/// the swapped seats' own observations do change, so the comparison is not
-/// vacuous.
-fn check_no_leakage(game: &Texas42, seed: u64, actions: &[Action], mut mix: u64) -> Result<LeakStats, TestCaseError> {
-    let mut stats = LeakStats::default();
+/// For every prefix of `actions` and every observer, resamples what the observer
+/// cannot see (`GameState::resample_hidden`): the other seats' holdings change
+/// and keep their sizes, the observer's hand, everything played and the hand's
+/// public history (its actions) stay, and the observer's observation, view and
+/// (when it acts) mask are the same.
+fn check_resamples(game: &Texas42, seed: u64, actions: &[Action], mix: u64) -> Result<ResampleStats, TestCaseError> {
+    let mut stats = ResampleStats::default();
     let mut st = game.from_seed(game.dealer, seed, Episode::Hand);
     for k in 0..=actions.len() {
         if k > 0 {
@@ -438,84 +409,25 @@ fn check_no_leakage(game: &Texas42, seed: u64, actions: &[Action], mut mix: u64)
         }
         let h = *st.hand();
         for o in 0..4usize {
-            let others: Vec<usize> = (0..4).filter(|&s| s != o && !h.hands[s].is_empty()).collect();
-            if others.len() < 2 {
-                continue;
-            }
-            for attempt in 0..3 {
-                let mut held = h.hands;
-                if attempt == 0 {
-                    // Reshuffle everything the other seats hold, keeping each one's size.
-                    let mut pool: Vec<_> = others.iter().flat_map(|&s| h.hands[s].iter()).collect();
-                    for i in (1..pool.len()).rev() {
-                        let j = (splitmix64(&mut mix) % (i as u64 + 1)) as usize;
-                        pool.swap(i, j);
-                    }
-                    let mut it = pool.into_iter();
-                    for &s in &others {
-                        held[s] = it.by_ref().take(h.hands[s].len()).collect();
-                    }
-                } else {
-                    // Swap one held domino between two other seats.
-                    let i = (splitmix64(&mut mix) % others.len() as u64) as usize;
-                    let j = (i + 1 + (splitmix64(&mut mix) % (others.len() as u64 - 1)) as usize) % others.len();
-                    let (a, b) = (others[i], others[j]);
-                    let da = h.hands[a].iter().nth((splitmix64(&mut mix) % h.hands[a].len() as u64) as usize).unwrap();
-                    let db = h.hands[b].iter().nth((splitmix64(&mut mix) % h.hands[b].len() as u64) as usize).unwrap();
-                    held[a].remove(da);
-                    held[a].insert(db);
-                    held[b].remove(db);
-                    held[b].insert(da);
-                }
-                if held == h.hands {
+            for attempt in 0..3u64 {
+                let Some(alt) = st.resample_hidden(o, mix ^ ((k as u64) << 8) ^ ((o as u64) << 4) ^ attempt) else {
                     continue;
-                }
-                let mut dealt = h.dealt;
-                for s in 0..4 {
-                    dealt[s] = (h.dealt[s] - h.hands[s]) | held[s];
-                }
-                prop_assert_eq!(dealt[o], h.dealt[o]);
-                let Some(alt) = replay(game, h.dealer, dealt, &actions[..k]) else {
-                    continue; // the swap would make some earlier action illegal: not the same history
                 };
-                prop_assert_eq!(alt.hand().hands, held, "replay did not reach the swapped holdings");
-                stats.compared[phase_index(h.phase)] += 1;
-                let (mine, theirs) = (obs(&st, o), obs(&alt, o));
-                if mine != theirs {
-                    let mut off = 0;
-                    let mut leaked = Vec::new();
-                    for seg in OBS_SEGMENTS_42.iter() {
-                        if mine[off..off + seg.len] != theirs[off..off + seg.len] {
-                            leaked.push(seg.name);
-                        }
-                        off += seg.len;
-                    }
-                    return Err(TestCaseError::fail(format!(
-                        "seat {o}'s observation depends on other seats' hidden dominoes (segments {leaked:?}); \
-                         phase {:?}, actions {:?}, holdings {:?} vs {:?}",
-                        h.phase,
-                        &actions[..k],
-                        h.hands,
-                        held
-                    )));
+                let a = alt.hand();
+                prop_assert_eq!(a.actions(), h.actions(), "the public history changed");
+                prop_assert_eq!(a.hands[o], h.hands[o], "seat {}'s own hand changed", o);
+                prop_assert_eq!(a.dealt[o], h.dealt[o]);
+                for s in 0..4 {
+                    prop_assert_eq!(a.hands[s].len(), h.hands[s].len(), "seat {}'s count changed", s);
+                    prop_assert_eq!(a.dealt[s] - a.hands[s], h.dealt[s] - h.hands[s], "seat {} played otherwise", s);
                 }
+                prop_assert!(a.hands != h.hands, "a resample changed nothing");
+                prop_assert_eq!(obs(&st, o), obs(&alt, o), "seat {}'s observation depends on what it cannot see", o);
+                prop_assert_eq!(st.view(o), alt.view(o), "seat {}'s view depends on what it cannot see", o);
                 if st.current_seat() == Some(o) {
-                    prop_assert_eq!(st.legal_mask(), alt.legal_mask(), "the mover's mask depends on hidden dominoes");
+                    prop_assert_eq!(st.legal_mask(), alt.legal_mask());
                 }
-                // The seat's view holds public facts only: it is the same for both
-                // deals, and observes exactly what the state shows the seat.
-                let (view, alt_view) = (st.view(o), alt.view(o));
-                prop_assert_eq!(view, alt_view, "seat {}'s view depends on other seats' hidden dominoes", o);
-                let mut out = vec![0.0f32; OBS_LEN_42];
-                view.observe(&mut out);
-                prop_assert!(
-                    out.iter().map(|x| x.to_bits()).eq(mine.iter().copied()),
-                    "seat {}'s view does not observe what the state shows it",
-                    o
-                );
-                // Not vacuous: a seat whose holding changed sees the change.
-                let changed = (0..4).find(|&s| held[s] != h.hands[s]).unwrap();
-                prop_assert!(obs(&st, changed) != obs(&alt, changed), "seat {}'s own hand is not observed", changed);
+                stats.compared[phase_index(h.phase)] += 1;
             }
         }
     }
@@ -523,7 +435,7 @@ fn check_no_leakage(game: &Texas42, seed: u64, actions: &[Action], mut mix: u64)
 }
 
 // ---------------------------------------------------------------------------
-// Determinism
+// Trajectories
 
 /// A trajectory as bits: per state the seat, mask, rewards, terminal flag and
 /// all four observations; per transition the action.
@@ -581,7 +493,7 @@ proptest! {
     #![proptest_config(config(96))]
 
     #[test]
-    fn legal_mask_is_exactly_what_apply_accepts(
+    fn steered_hands_under_random_rules_pass_the_suite_state_checks(
         seed in any::<u64>(),
         (rules, rules_json) in rules_strategy(),
         dealer in 0u8..4,
@@ -591,7 +503,17 @@ proptest! {
         prop_assert_eq!(Texas42Rules::from_json(&rules_json).map_err(|e| TestCaseError::fail(e.to_string()))?, rules);
         let game = Texas42 { rules, dealer, ..Texas42::default() };
         let mut ch = Choices::new(choices, seed);
-        play_hand(&game, seed, steer, &mut ch, check_mask_matches_apply)?;
+        play_hand(&game, seed, steer, &mut ch, |st| {
+            check_state_and_phase_mask(&game, st, 1)?;
+            // The hand's actions, given again to the same deal, are this hand.
+            let h = st.hand();
+            let mut again = Hand::new(h.rules, h.dealer, h.dealt);
+            for a in h.actions() {
+                again.apply(a).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            }
+            prop_assert_eq!(&again, h, "a hand's actions do not replay to it");
+            Ok(())
+        })?;
     }
 
     #[test]
@@ -629,7 +551,7 @@ proptest! {
     }
 
     #[test]
-    fn hand_rewards_are_zero_sum_and_hands_end_within_33_decisions(
+    fn hand_rewards_follow_the_reward_mode_and_hands_end_within_33_decisions(
         seed in any::<u64>(),
         (rules, _) in rules_strategy(),
         dealer in 0u8..4,
@@ -641,7 +563,6 @@ proptest! {
         let mut ch = Choices::new(choices, seed);
         // play_hand itself fails past 33 decisions.
         let (st, _) = play_hand(&game, seed, steer, &mut ch, |st| {
-            check_rewards(st)?;
             if !st.is_terminal() {
                 prop_assert_eq!(st.rewards(), [0.0; 4], "reward before the hand is over");
             }
@@ -665,7 +586,7 @@ proptest! {
     }
 
     #[test]
-    fn observations_never_show_other_seats_hidden_dominoes(
+    fn what_a_seat_cannot_see_resamples_with_the_public_history_kept(
         seed in any::<u64>(),
         (rules, _) in rules_strategy(),
         dealer in 0u8..4,
@@ -675,45 +596,28 @@ proptest! {
     ) {
         let game = Texas42 { rules, dealer, ..Texas42::default() };
         let mut ch = Choices::new(choices, seed);
-        let (_, actions) = play_hand(&game, seed, steer, &mut ch, |st| {
-            for seat in 0..4 {
-                let v = obs(st, seat);
-                prop_assert_eq!(v.len(), OBS_LEN_42);
-                prop_assert!(v.iter().all(|b| f32::from_bits(*b).is_finite()), "observation not fully written");
-            }
-            Ok(())
-        })?;
-        let stats = check_no_leakage(&game, seed, &actions, mix)?;
-        prop_assert!(stats.compared[0] > 0, "no bidding-phase comparison was made");
+        let (_, actions) = play_hand(&game, seed, steer, &mut ch, |_| Ok(()))?;
+        let stats = check_resamples(&game, seed, &actions, mix)?;
+        prop_assert!(stats.compared[0] > 0, "no bidding-phase resample was made");
     }
 
     #[test]
-    fn same_seed_and_actions_give_the_same_trajectory(
+    fn a_seeded_hand_plays_out_as_the_same_deal_given_as_hands(
         seed in any::<u64>(),
         (rules, _) in rules_strategy(),
         dealer in 0u8..4,
         points_reward in any::<bool>(),
-        whole_game in prop::bool::weighted(0.25),
         steer in steer_strategy(),
         choices in prop::collection::vec(any::<u16>(), 0..40),
         split in 0usize..40,
     ) {
         let reward = if points_reward { RewardMode::Points } else { RewardMode::Marks };
         let game = Texas42 { rules, dealer, reward };
-        let episode = if whole_game { Episode::Game } else { Episode::Hand };
         let ch = Choices::new(choices, seed ^ 0x5eed);
-        let (a, actions) = run_trajectory(&game, seed, episode, steer, ch.clone());
-        let (b, actions_b) = run_trajectory(&game, seed, episode, steer, ch);
-        prop_assert_eq!(&actions, &actions_b);
-        prop_assert!(a == b, "two runs of the same seed and choices differ");
-        let c = replay_trajectory(game.new_state(seed, episode), &actions, split.min(actions.len()));
-        prop_assert!(a == c, "replaying the same actions (through a clone) differs");
-        if episode == Episode::Hand {
-            // The same deal given as hands plays out the same.
-            let dealt = deal_texas42(&mut rng_for_seed(seed));
-            let d = replay_trajectory(game.from_hands(dealer, dealt), &actions, split.min(actions.len()));
-            prop_assert!(a == d, "a seeded state and the same deal given as hands differ");
-        }
+        let (a, actions) = run_trajectory(&game, seed, Episode::Hand, steer, ch);
+        let dealt = deal_texas42(&mut rng_for_seed(seed));
+        let d = replay_trajectory(game.from_hands(dealer, dealt), &actions, split.min(actions.len()));
+        prop_assert!(a == d, "a seeded state and the same deal given as hands differ");
     }
 }
 
@@ -738,7 +642,6 @@ proptest! {
         let mut in_hand = 0;
         let mut hands = 0;
         while !st.is_terminal() {
-            check_rewards(&st)?;
             let a = choose(st.hand(), st.legal_mask(), steer, &mut ch);
             st.apply(a).map_err(|e| TestCaseError::fail(e.to_string()))?;
             decisions += 1;
@@ -747,8 +650,8 @@ proptest! {
             prop_assert!(decisions <= 33 * 1000, "the game did not end");
             let finished = st.previous_hand().copied().or_else(|| st.is_terminal().then(|| *st.hand()));
             if finished.is_some() || decisions <= 40 {
-                // Mask and apply agree in game episodes too (across the new deal, at the end).
-                check_mask_matches_apply(&st)?;
+                // The suite's checks hold in game episodes too (across the new deal, at the end).
+                check_state_and_phase_mask(&game, &st, 0)?;
             }
             if let Some(h) = finished {
                 check_finished_hand(&h)?;
@@ -782,14 +685,14 @@ proptest! {
         }
         let r = if w == 0 { 1.0 } else { -1.0 };
         prop_assert_eq!(st.rewards(), [r, -r, r, -r]);
-        check_rewards(&st)?;
+        check_state_and_phase_mask(&game, &st, 0)?;
         prop_assert!(st.legal_mask().is_empty() && st.current_seat().is_none());
     }
 }
 
 // ---------------------------------------------------------------------------
-// Deterministic companions: the rare contracts are reached, and the leakage
-// comparison happens in every phase.
+// Deterministic companions: the rare contracts are reached, and resamples
+// happen in every phase.
 
 #[test]
 fn nello_sevens_plunge_and_splash_hands_are_reached_and_add_up() {
@@ -858,7 +761,7 @@ fn hands_under_every_rule_combination_add_up() {
                                 let h = st.hand();
                                 check_conservation(h).unwrap();
                                 check_finished_hand(h).unwrap();
-                                check_rewards(&st).unwrap();
+                                check_state_and_phase_mask(&game, &st, 0).unwrap();
                                 let us = team(h.bidder);
                                 if h.phase == Phase::Done && bid_value(h.high_bid as Action) == h.points[us] as u32 {
                                     exact_point_bids += 1;
@@ -874,7 +777,7 @@ fn hands_under_every_rule_combination_add_up() {
 }
 
 #[test]
-fn leakage_comparisons_happen_in_every_phase() {
+fn resamples_of_what_a_seat_cannot_see_happen_in_every_phase() {
     let mut total = [0usize; 4];
     for seed in 0..40u64 {
         let rules = if seed % 2 == 0 { Texas42Rules::STANDARD } else { Texas42Rules::FULL };
@@ -882,13 +785,13 @@ fn leakage_comparisons_happen_in_every_phase() {
         let steer = [Steer::Uniform, Steer::Nello, Steer::Sevens, Steer::Special][(seed / 2 % 4) as usize];
         let mut ch = Choices::new(Vec::new(), seed);
         let (_, actions) = play_hand(&game, seed, steer, &mut ch, |_| Ok(())).unwrap();
-        let stats = check_no_leakage(&game, seed, &actions, seed).unwrap();
+        let stats = check_resamples(&game, seed, &actions, seed).unwrap();
         for (t, c) in total.iter_mut().zip(stats.compared) {
             *t += c;
         }
     }
-    // Enough same-history pairs in every phase for the property to have teeth.
-    assert!(total.iter().all(|&n| n >= 20), "compared pairs per phase: {total:?}");
+    // Enough resampled states in every phase for the property to have teeth.
+    assert!(total.iter().all(|&n| n >= 20), "resampled states per phase: {total:?}");
 }
 
 #[test]

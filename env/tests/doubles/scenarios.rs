@@ -809,7 +809,7 @@ fn seed_with_a_different_deal() {
 
 /// Not a test: prints the actions of a seeded whole game played by `highest`
 /// (the legal play with the most pips), used to fill the long action lists of the
-/// whole-game records. `cargo test -p bones-env --test doubles_scenarios -- --ignored --nocapture`
+/// whole-game records. `cargo test -p bones-env --test main doubles::scenarios -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn print_highest_game_actions() {

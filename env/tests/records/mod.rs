@@ -1,5 +1,8 @@
 //! The shared conformance records (tests/data, copied from shared/conformance):
-//! every record (Texas 42 and Doubles) replays to its `expect`.
+//! every record (Texas 42 and Doubles) replays to its `expect`; bad input
+//! ([`bad_input`]).
+
+mod bad_input;
 
 use bones_env::replay::replay_line;
 use serde_json::Value;
