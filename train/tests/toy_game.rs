@@ -333,3 +333,15 @@ fn a_toy_game_trains_for_one_update() {
     assert!(summary.checkpoint.join("model.bpk").is_file());
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_toy_game_passes_the_conformance_suite() {
+    // The suite every registered game passes (bones_env::testing); the toy game
+    // has no domino ledger and no resampling of hidden dominoes, so those two
+    // checks are skipped and the rest run.
+    let config = bones_env::testing::SuiteConfig::default();
+    let report = bones_env::testing::check_game(&HighCard, &config).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.episodes, config.hand_episodes + config.game_episodes);
+    assert!(report.states > report.episodes && report.restores == report.episodes);
+    assert_eq!((report.ledgers, report.resamples), (0, 0));
+}
