@@ -38,12 +38,12 @@ pub mod view;
 
 pub use action::{Action, ActionError, ActionMask, IllegalAction};
 pub use domino::{Domino, DominoSet, ParseDominoError};
-pub use doubles::{Doubles, DoublesState, DoublesView};
+pub use doubles::{Doubles, DoublesRecord, DoublesState, DoublesView};
 pub use env::{Env, EnvError, RestoreError, TimeStep};
 pub use game::{Contract, DealOutcome, DominoLedger, Episode, Game, GameState, RewardMode};
 pub use observe::Segment;
 pub use registry::{AnyGame, GameError, GameVisitor, GAMES};
 pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
-pub use texas42::{Texas42, Texas42State, Texas42View};
+pub use texas42::{Texas42, Texas42Record, Texas42State, Texas42View};
 pub use vec_env::{VecEnv, VecEnvError};
 pub use view::SeatView;

@@ -11,9 +11,12 @@
 //! assert_eq!(out["result"]["next"]["seat"], 3);
 //! ```
 
-use crate::game::Game;
+use crate::doubles::{Doubles, DoublesRecord};
+use crate::game::{Episode, Game};
 use crate::record::json::{kind, RecordError};
-use crate::registry::{names_or, replay_record, RecordVisitor};
+use crate::registry::{game_names, names_or, replay_record, RecordVisitor};
+use crate::texas42::{Texas42, Texas42Record};
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 /// A visitor that keeps nothing (replay only wants the `result`).
@@ -89,6 +92,91 @@ fn run<V: RecordVisitor>(record: &mut Map<String, Value>, visitor: V) -> Result<
         Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected {}", names_or(|n| format!("\"{n}\""))))),
         None => {
             Err(RecordError::record(format!("missing `game`: expected {}", names_or(|n| format!("\"game\":\"{n}\"")))))
+        }
+    }
+}
+
+/// A record of any registered game, typed: one variant per record shape. It
+/// serializes as the game's record (keys in its order).
+///
+/// ```
+/// use bones_env::replay::GameRecord;
+/// use bones_env::{Doubles, Episode};
+///
+/// let record = GameRecord::seeded(&Doubles::default(), 7, Episode::Game, vec!["6-6".into()]).unwrap();
+/// let line = record.to_json().to_string();
+/// assert!(line.starts_with(r#"{"game":"doubles","rules":{"players":4,"#), "{line}");
+/// assert!(line.ends_with(r#""seed":7,"episode":"game","actions":["6-6"]}"#), "{line}");
+/// assert_eq!(GameRecord::from_json(&record.to_json()).unwrap(), record);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum GameRecord {
+    /// A Texas 42 record.
+    Texas42(Texas42Record),
+    /// A Doubles record.
+    Doubles(DoublesRecord),
+}
+
+impl GameRecord {
+    /// Reads a record of any game as `bones replay` does (the same checks and
+    /// messages; `result` and `error` annotations are dropped first).
+    pub fn from_json(record: &Value) -> Result<GameRecord, RecordError> {
+        let mut map = match record {
+            Value::Object(m) => m.clone(),
+            other => return Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
+        };
+        map.remove("result");
+        map.remove("error");
+        match map.get("game") {
+            Some(Value::String(name)) if name == "texas42" => Texas42Record::from_json(&map).map(GameRecord::Texas42),
+            Some(Value::String(name)) if name == "doubles" => DoublesRecord::from_json(&map).map(GameRecord::Doubles),
+            Some(Value::String(other)) => {
+                Err(RecordError::record(format!("unknown game `{other}`: expected {}", game_names())))
+            }
+            Some(v) => {
+                Err(RecordError::record(format!("bad `game` {v}: expected {}", names_or(|n| format!("\"{n}\"")))))
+            }
+            None => Err(RecordError::record(format!(
+                "missing `game`: expected {}",
+                names_or(|n| format!("\"game\":\"{n}\""))
+            ))),
+        }
+    }
+
+    /// The record of a game of `game` dealt from `seed` with these actions, as
+    /// the web page writes it: `game`, the rules in full, `seed`, `episode`,
+    /// `actions`. An error for a game that is not registered.
+    pub fn seeded<G: Game>(
+        game: &G,
+        seed: u64,
+        episode: Episode,
+        actions: Vec<String>,
+    ) -> Result<GameRecord, RecordError> {
+        let rules = Some(game.rules_json());
+        match game.name() {
+            "texas42" => Ok(GameRecord::Texas42(Texas42Record {
+                rules,
+                ..Texas42Record::seeded(&Texas42::default(), seed, episode, actions)
+            })),
+            "doubles" => Ok(GameRecord::Doubles(DoublesRecord {
+                rules,
+                ..DoublesRecord::seeded(&Doubles::default(), seed, episode, actions)
+            })),
+            other => Err(RecordError::record(format!("unknown game `{other}`: expected {}", game_names()))),
+        }
+    }
+
+    /// The record as a JSON object.
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).expect("a record always serializes")
+    }
+
+    /// The `result` object of replaying the record (as `bones replay` gives it).
+    pub fn replay(&self) -> Result<Value, RecordError> {
+        match self {
+            GameRecord::Texas42(r) => r.replay().map(|(_, _, result)| result),
+            GameRecord::Doubles(r) => r.replay().map(|(_, _, result)| result),
         }
     }
 }

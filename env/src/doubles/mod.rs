@@ -39,6 +39,7 @@ pub use board::Board;
 pub use game::{highest_pip_action, highest_pip_in, DealError, Doubles, DoublesState};
 pub use observe::{OBS_LEN_DOUBLES, OBS_SEGMENTS_DOUBLES, OBS_VERSION_DOUBLES};
 pub use play::{hand_size, highest_double, End, Round, BONEYARD_FLOOR, MAX_BONEYARD, NO_SEAT};
+pub use record::DoublesRecord;
 pub use view::DoublesView;
 
 use crate::action::ActionError;

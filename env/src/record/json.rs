@@ -90,6 +90,11 @@ pub fn get_actions(record: &Map<String, Value>) -> Result<Vec<String>, RecordErr
 /// Reads a list of hands of domino names. `sizes` gives the expected number of
 /// dominoes per hand; dominoes must be distinct across `taken` and the hands.
 pub fn parse_hands(v: &Value, sizes: &[usize], taken: &mut DominoSet) -> Result<Vec<DominoSet>, RecordError> {
+    Ok(parse_hand_lists(v, sizes, taken)?.into_iter().map(|h| h.into_iter().collect()).collect())
+}
+
+/// [`parse_hands`], each hand's dominoes in the given order.
+pub fn parse_hand_lists(v: &Value, sizes: &[usize], taken: &mut DominoSet) -> Result<Vec<Vec<Domino>>, RecordError> {
     let list = v.as_array().ok_or_else(|| {
         RecordError::record(format!("bad `hands`: expected a list of {} hands, got {}", sizes.len(), kind(v)))
     })?;
@@ -99,8 +104,7 @@ pub fn parse_hands(v: &Value, sizes: &[usize], taken: &mut DominoSet) -> Result<
     let mut hands = Vec::with_capacity(list.len());
     for (seat, (h, &size)) in list.iter().zip(sizes).enumerate() {
         let what = format!("hand {seat}");
-        let set = parse_dominoes(h, &what, Some(size), taken)?;
-        hands.push(set);
+        hands.push(parse_domino_list(h, &what, Some(size), taken)?);
     }
     Ok(hands)
 }
@@ -136,10 +140,6 @@ pub fn parse_domino_list(
         out.push(d);
     }
     Ok(out)
-}
-
-fn parse_dominoes(v: &Value, what: &str, size: Option<usize>, taken: &mut DominoSet) -> Result<DominoSet, RecordError> {
-    Ok(parse_domino_list(v, what, size, taken)?.into_iter().collect())
 }
 
 /// A set of dominoes as a list of names in dense order.

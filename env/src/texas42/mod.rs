@@ -35,6 +35,7 @@ pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
 pub use play::{
     closest_to_seven, legal_plays, next_in_play, sevens_distance, suit_table, winning_play, SuitTable, TABLES,
 };
+pub use record::Texas42Record;
 pub use view::Texas42View;
 
 use crate::action::ActionError;

@@ -3,6 +3,8 @@
 //! ([`bad_input`]).
 
 mod bad_input;
+mod damaged;
+mod typed;
 
 use bones_env::replay::replay_line;
 use serde_json::Value;
