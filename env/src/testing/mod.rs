@@ -7,7 +7,7 @@
 //! - a state is terminal exactly when no seat acts, and then has a finished
 //!   deal (and, in a whole game, a winner);
 //! - every domino is in exactly one place and moves only as played or drawn
-//!   (where the game accounts for them: [`GameState::dominoes`]);
+//!   (where the game accounts for them: [`GameState::dominoes`](crate::GameState::dominoes));
 //! - rewards are finite, zero for absent seats, and zero-sum per side
 //!   ([`Game::team_of`]: Texas 42's partners are paid alike) when
 //!   [`SuiteConfig::zero_sum`];
@@ -16,12 +16,12 @@
 //!   `VecEnv` continue identically after a restore;
 //! - a seat's view observes what the state shows it;
 //! - a seat's observation does not change when what it cannot see is dealt
-//!   differently ([`GameState::resample_hidden`]);
+//!   differently ([`GameState::resample_hidden`](crate::GameState::resample_hidden));
 //! - `Env` and `VecEnv` (one or two threads) show the states they wrap, and
 //!   pay every reward exactly once;
 //! - optionally, the digest of fixed trajectories is a pinned one ([`Golden`]).
 //!
-//! A game without [`GameState::dominoes`] or [`GameState::resample_hidden`]
+//! A game without [`GameState::dominoes`](crate::GameState::dominoes) or [`GameState::resample_hidden`](crate::GameState::resample_hidden)
 //! (both default to `None`) skips those two checks; the [`SuiteReport`] says
 //! what was checked. [`check_registry`] runs the suite for every game of the
 //! registry at every player count. A failure is a [`SuiteFailure`] (an error,

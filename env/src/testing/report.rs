@@ -11,9 +11,9 @@ pub struct SuiteConfig {
     pub hand_episodes: u64,
     /// Random whole-game episodes ([`Episode::Game`]) played and checked.
     pub game_episodes: u64,
-    /// The base seed: episode `k` is dealt from `seed + k` and its actions are
-    /// drawn uniformly among the legal ones from a SplitMix64 stream derived
-    /// from the same two numbers, so a run is reproducible.
+    /// The base seed: episode `k` (of each kind) is dealt from `seed + k`, and
+    /// its actions are drawn uniformly among the legal ones from a SplitMix64
+    /// stream derived from that deal seed, so a run is reproducible.
     pub seed: u64,
     /// Resamples of the hidden part per seat and state
     /// ([`GameState::resample_hidden`](crate::GameState::resample_hidden)) whose
