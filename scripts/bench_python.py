@@ -33,7 +33,7 @@ Usage:
 
 Needs `bones` (pip install ./python), numpy, and for the comparison
 `open_spiel` (pip install open_spiel). The Rust figure comes from the `bones`
-binary (--bones-bin, $BONES_BIN, else `cargo run --release -p bones-train --`).
+binary (--bones-bin, $BONES_BIN, else `cargo run --release -p bones-cli --`).
 Timings are wall clock; other work on the machine skews them (a warning is
 printed when the load average is 1 or more).
 """

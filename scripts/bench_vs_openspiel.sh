@@ -10,7 +10,7 @@
 #   --bones-only       skip OpenSpiel (no venv needed)
 #
 # Environment:
-#   BONES_BIN   prebuilt `bones` binary (default: cargo run --release -p bones-train --)
+#   BONES_BIN   prebuilt `bones` binary (default: cargo run --release -p bones-cli --)
 #   PYTHON      interpreter used to create the venv (default: python3)
 #   VENV        venv directory (default: <repo>/.venv-openspiel)
 #
@@ -105,9 +105,9 @@ if [[ $RUN_BONES -eq 1 ]]; then
         "$BONES_BIN" "${BONES_ARGS[@]}" >"$TMP/bones.out" || die "'$BONES_BIN ${BONES_ARGS[*]}' failed"
     else
         command -v cargo >/dev/null || die "cargo not found (or set BONES_BIN to a prebuilt bones binary)"
-        echo "== bones: cargo run --release -p bones-train -- ${BONES_ARGS[*]}" >&2
-        (cd "$ROOT" && cargo run --release -p bones-train -- "${BONES_ARGS[@]}") >"$TMP/bones.out" ||
-            die "'cargo run --release -p bones-train -- ${BONES_ARGS[*]}' failed"
+        echo "== bones: cargo run --release -p bones-cli -- ${BONES_ARGS[*]}" >&2
+        (cd "$ROOT" && cargo run --release -p bones-cli -- "${BONES_ARGS[@]}") >"$TMP/bones.out" ||
+            die "'cargo run --release -p bones-cli -- ${BONES_ARGS[*]}' failed"
     fi
     # The JSON object is the last stdout line that starts with '{'.
     grep '^[[:space:]]*{' "$TMP/bones.out" | tail -n 1 >"$TMP/bones.json" || true

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # The Python package's tests: builds the `bones` wheel with maturin into the
-# repository's own target dir (CARGO_TARGET_DIR=target, the one `cargo build
-# --release --locked` fills: the wheel shares its dependency artifacts),
-# installs it into the venv .venv-py with the test dependencies, and runs pytest.
+# repository's own target dir (CARGO_TARGET_DIR=target: the wheel shares its
+# dependency artifacts with the cargo build of the same profile), installs it
+# into the venv .venv-py with the test dependencies, and runs pytest.
 #
-#   scripts/ci_python.sh [PYTEST ARGS ...]
+#   [BONES_PROFILE=test] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
 #
-# CI calls it after `cargo build --release --locked`.
+# BONES_PROFILE: the cargo profile of the wheel (default release). CI builds it
+# with the `test` profile right after `cargo test --workspace`, whose artifacts
+# it reuses, and points BONES_BIN at that build's `bones` binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -22,7 +24,7 @@ fi
 "$venv/bin/pip" install --quiet ray
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT
-"$venv/bin/maturin" build --release --locked --quiet -m python/Cargo.toml -o "$wheels" \
+"$venv/bin/maturin" build --profile "${BONES_PROFILE:-release}" --locked --quiet -m python/Cargo.toml -o "$wheels" \
     --interpreter "$venv/bin/python"
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl

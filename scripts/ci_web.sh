@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI: the real-browser test of `bones web` against an already built
-# target/release/bones (CI builds it once with `cargo build --release --locked`;
+# `bones` binary (CI passes the one its `cargo test` build made, as BONES_BIN;
 # this script builds nothing). Installs Debian's chromium and chromium-driver
 # when missing and Python selenium into .venv-web, then plays a Texas 42 hand
 # in headless Chromium (scripts/web_browser_test.py).

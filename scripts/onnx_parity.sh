@@ -4,7 +4,9 @@
 # ONNX file in onnxruntime and compares (max abs difference <= 1e-4).
 # Installs onnxruntime, onnx and numpy into .venv-onnx on first use.
 #
-#   scripts/onnx_parity.sh [MODEL_DIR ...]     (default: models/texas42 models/doubles)
+#   [BONES_BIN=path/to/bones] scripts/onnx_parity.sh [MODEL_DIR ...]
+#       (default models: models/texas42 models/doubles; default binary: a fresh
+#       `cargo build --release` of target/release/bones)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv-onnx
@@ -21,11 +23,15 @@ if [ ${#models[@]} -eq 0 ]; then
     done
 fi
 [ ${#models[@]} -gt 0 ] || { echo "onnx parity: no model folders found" >&2; exit 1; }
-cargo build --release --locked -q
+bones="${BONES_BIN:-}"
+if [ -z "$bones" ]; then
+    cargo build --release --locked -q
+    bones=target/release/bones
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for m in "${models[@]}"; do
     out="$tmp/$(basename "$m")"
-    target/release/bones export --checkpoint "$m" --out "$out" --parity-samples 1000 --seed 7 > /dev/null
+    "$bones" export --checkpoint "$m" --out "$out" --parity-samples 1000 --seed 7 > /dev/null
     "$venv/bin/python" scripts/onnx_parity.py "$out"
 done

@@ -50,7 +50,7 @@ struct Build<'a>(&'a AgentSpec);
 impl GameVisitor for Build<'_> {
     type Output = PyResult<Box<dyn DynAgent>>;
     fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynAgent>> {
-        let agent = bones_train::policy_agent::factory().build(self.0, &game).map_err(spec_error)?;
+        let agent = bones_policy::agent::factory().build(self.0, &game).map_err(spec_error)?;
         Ok(Box::new(AgentOf { game, agent }))
     }
 }
@@ -102,7 +102,7 @@ impl Agent {
         let from_obs = match &spec {
             AgentSpec::Random => FromObs::Random,
             AgentSpec::Model { path } => FromObs::Policy(
-                bones_train::policy_agent::ModelLoader.load(path, g.name(), g.obs_len(), g.num_actions()).map_err(
+                bones_policy::agent::ModelLoader.load(path, g.name(), g.obs_len(), g.num_actions()).map_err(
                     |reason| spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason }),
                 )?,
             ),

@@ -14,7 +14,7 @@ use bones_agents::arena::{self, deal_count, Amount, ArenaError, EvalOptions, Sha
 use bones_agents::AgentSpec;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::Game;
-use bones_train::policy_agent::factory;
+use bones_policy::agent::factory;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use std::ops::Range;

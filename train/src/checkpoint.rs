@@ -10,83 +10,17 @@
 //! ```
 
 use crate::config::TrainConfig;
-use crate::model::{Critic, CriticConfig, Policy, PolicyConfig};
+use crate::critic::{Critic, CriticConfig};
+pub use bones_policy::folder::{best, latest, load_model, write_atomic, CheckpointError, RunState, BEST_EVAL};
+use bones_policy::folder::{io, load_weights, pointer, read_run_state};
+use bones_policy::model::{Policy, PolicyConfig};
 use burn::optim::ModuleOptimizer;
 use burn::prelude::*;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
-
-/// Why a checkpoint could not be written or read.
-#[derive(Debug, thiserror::Error)]
-pub enum CheckpointError {
-    /// File system trouble.
-    #[error("checkpoint {path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// burn could not write or read the weights or optimizer state.
-    #[error("checkpoint {path}: {message}")]
-    Record {
-        /// The path.
-        path: String,
-        /// What burn said.
-        message: String,
-    },
-    /// A file is not what a checkpoint holds.
-    #[error("checkpoint {path}: {message}")]
-    Format {
-        /// The path.
-        path: String,
-        /// What was wrong.
-        message: String,
-    },
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
-    move |source| CheckpointError::Io { path: path.display().to_string(), source }
-}
-
-/// Counters of a run, restored by `--resume`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunState {
-    /// Updates done.
-    pub update: u64,
-    /// Self-play hands finished.
-    pub hands: u64,
-    /// Self-play decisions taken.
-    pub decisions: u64,
-    /// Wall seconds spent so far.
-    pub seconds: f64,
-    /// Best evaluation score so far (the [`BEST_EVAL`] value), if any.
-    pub best_eval: Option<f32>,
-    /// Latest evaluation: name → value, in the order evaluated (read one with [`RunState::eval`]).
-    pub last_eval: Vec<(String, f32)>,
-}
-
-/// The evaluation that ranks checkpoints (`best`): the win rate against the heuristic player.
-pub const BEST_EVAL: &str = "win_rate_vs_heuristic";
-
-impl RunState {
-    /// The latest evaluation's value of `name` (`win_rate_vs_random`,
-    /// `reward_per_hand_vs_heuristic`, …), if it was evaluated.
-    pub fn eval(&self, name: &str) -> Option<f32> {
-        self.last_eval.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-    }
-}
-
-/// Writes `text` to `path` atomically.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
-}
 
 /// The policy's shape for a config and game.
 pub fn policy_config(cfg: &TrainConfig, obs_len: usize, num_actions: usize) -> PolicyConfig {
-    PolicyConfig::new(obs_len, num_actions).with_hidden(cfg.hidden).with_depth(cfg.depth)
+    cfg.model().policy(obs_len, num_actions)
 }
 
 /// The oracle critic's shape for a config: the policy's width and depth over
@@ -144,10 +78,6 @@ pub fn save(
     Ok(dir)
 }
 
-fn pointer(root: &Path, which: &str) -> Option<String> {
-    std::fs::read_to_string(root.join(which)).ok().map(|s| s.trim().to_string())
-}
-
 fn prune(root: &Path) -> Result<(), CheckpointError> {
     let keep: Vec<String> = ["latest", "best"].iter().filter_map(|p| pointer(root, p)).collect();
     let mut dirs: Vec<String> = std::fs::read_dir(root)
@@ -167,16 +97,6 @@ fn prune(root: &Path) -> Result<(), CheckpointError> {
     Ok(())
 }
 
-/// The newest checkpoint folder under `root`, if any.
-pub fn latest(root: &Path) -> Option<PathBuf> {
-    pointer(root, "latest").map(|n| root.join(n)).filter(|p| p.is_dir())
-}
-
-/// The best checkpoint folder under `root`, if any.
-pub fn best(root: &Path) -> Option<PathBuf> {
-    pointer(root, "best").map(|n| root.join(n)).filter(|p| p.is_dir())
-}
-
 /// Reads the training config saved beside a network (a checkpoint or a model folder).
 pub fn read_config(dir: &Path) -> Result<TrainConfig, CheckpointError> {
     let cfg_path = dir.join("config.toml");
@@ -187,25 +107,7 @@ pub fn read_config(dir: &Path) -> Result<TrainConfig, CheckpointError> {
 
 /// Reads a checkpoint's config and counters.
 pub fn read_meta(dir: &Path) -> Result<(TrainConfig, RunState), CheckpointError> {
-    let cfg = read_config(dir)?;
-    let state_path = dir.join("state.json");
-    let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
-    let state = serde_json::from_str(&text)
-        .map_err(|e| CheckpointError::Format { path: state_path.display().to_string(), message: e.to_string() })?;
-    Ok((cfg, state))
-}
-
-/// Loads the network in `dir` (a checkpoint or a model folder; its shape from `config.toml`) onto `device`.
-pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
-    let cfg = read_config(dir)?;
-    load_weights(policy_config(&cfg, obs_len, num_actions).init(device), &dir.join("model.bpk"))
-}
-
-/// Loads the weights in `path` into a freshly initialised `module`.
-fn load_weights<M: Module>(module: M, path: &Path) -> Result<M, CheckpointError> {
-    module
-        .try_load_file(path)
-        .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
+    Ok((read_config(dir)?, read_run_state(dir)?))
 }
 
 /// Loads the oracle critic of the checkpoint in `dir` onto `device`.
@@ -218,47 +120,4 @@ pub fn load_critic(dir: &Path, obs_len: usize, oracle_len: usize, device: &Devic
 pub fn load_optim(dir: &Path, optim: ModuleOptimizer) -> Result<ModuleOptimizer, CheckpointError> {
     let path = dir.join("optim.bpk");
     optim.load(&path).map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn run_state_reads_evaluations_by_name_in_the_saved_format() {
-        // `state.json` as checkpoints have always written it: `last_eval` is a
-        // list of [name, value] pairs.
-        let saved = r#"{
-  "update": 14,
-  "hands": 126,
-  "decisions": 1792,
-  "seconds": 1.5,
-  "best_eval": 0.25,
-  "last_eval": [
-    [
-      "win_rate_vs_random",
-      0.75
-    ],
-    [
-      "reward_per_hand_vs_random",
-      1.5
-    ],
-    [
-      "win_rate_vs_heuristic",
-      0.25
-    ],
-    [
-      "reward_per_hand_vs_heuristic",
-      -0.5
-    ]
-  ]
-}"#;
-        let state: RunState = serde_json::from_str(saved).unwrap();
-        assert_eq!(state.eval("win_rate_vs_random"), Some(0.75));
-        assert_eq!(state.eval("reward_per_hand_vs_heuristic"), Some(-0.5));
-        assert_eq!(state.eval(BEST_EVAL), Some(0.25));
-        assert_eq!(state.eval("win_rate_vs_nobody"), None);
-        assert_eq!(RunState::default().eval(BEST_EVAL), None);
-        assert_eq!(String::from_utf8(serde_json::to_vec_pretty(&state).unwrap()).unwrap(), saved);
-    }
 }

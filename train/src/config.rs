@@ -1,8 +1,9 @@
 //! The training configuration: one struct, a doc line per field, loaded from
 //! `configs/*.toml` (unknown keys are an error) and saved into the run folder.
 
-use bones_env::{registry, AnyGame, GameError, RewardMode};
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use bones_env::{AnyGame, GameError, RewardMode};
+use bones_policy::folder::{bad_choice, reward_mode, ModelConfig, DEFAULT_DEPTH, DEFAULT_HIDDEN};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
 
@@ -151,8 +152,8 @@ impl Default for TrainConfig {
             target_kl: 0.0,
             reward: RewardMode::Marks,
             reward_scale: 1.0,
-            hidden: 256,
-            depth: 2,
+            hidden: DEFAULT_HIDDEN,
+            depth: DEFAULT_DEPTH,
             critic: CriticKind::Public,
             sparse_input: true,
             opponent_share: 0.2,
@@ -211,43 +212,6 @@ impl TryFrom<String> for CriticKind {
             .into_iter()
             .find(|k| k.as_str() == s)
             .ok_or_else(|| bad_choice("critic", &s, &CriticKind::ALL.map(CriticKind::as_str)))
-    }
-}
-
-/// The error for a string key outside its choices: names the key, the value and the choices.
-fn bad_choice(key: &str, value: &str, expected: &[&str]) -> String {
-    let expected: Vec<String> = expected.iter().map(|e| format!("\"{e}\"")).collect();
-    let expected = match expected.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => expected.join(""),
-    };
-    format!("`{key}` must be {expected}, not \"{value}\"")
-}
-
-/// Serde adapter for `reward`: [`RewardMode`] as `marks`, `points` or `marks+points`.
-mod reward_mode {
-    use super::*;
-
-    /// Every mode with its name in config files.
-    const NAMES: [(RewardMode, &str); 3] =
-        [(RewardMode::Marks, "marks"), (RewardMode::Points, "points"), (RewardMode::MarksAndPoints, "marks+points")];
-
-    /// The name of `mode` in config files.
-    fn name(mode: RewardMode) -> &'static str {
-        NAMES.iter().find(|(m, _)| *m == mode).map(|(_, n)| *n).expect("every reward mode has a name")
-    }
-
-    pub fn serialize<S: Serializer>(mode: &RewardMode, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(name(*mode))
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RewardMode, D::Error> {
-        let s = String::deserialize(d)?;
-        NAMES
-            .iter()
-            .find(|(_, n)| *n == s)
-            .map(|(m, _)| *m)
-            .ok_or_else(|| serde::de::Error::custom(bad_choice("reward", &s, &NAMES.map(|(_, n)| n))))
     }
 }
 
@@ -329,13 +293,24 @@ impl TrainConfig {
 }
 
 impl TrainConfig {
+    /// What the config says about the network it trains (the part a model
+    /// folder's reader needs).
+    pub fn model(&self) -> ModelConfig {
+        ModelConfig {
+            game: self.game.clone(),
+            players: self.players,
+            rules: self.rules.clone(),
+            reward: self.reward,
+            reward_scale: self.reward_scale,
+            hidden: self.hidden,
+            depth: self.depth,
+        }
+    }
+
     /// The game this config trains, through the registry: `game` under `rules`
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
-        // `players` matters only to games played by several counts (Doubles).
-        let several = registry::entry(&self.game).is_some_and(|g| g.players.len() > 1);
-        let game = AnyGame::from_rules_text(&self.game, &self.rules, several.then_some(usize::from(self.players)))?;
-        Ok(game.with_reward(self.reward))
+        self.model().game()
     }
 }
 

@@ -2,30 +2,13 @@
 //! fixed duplicate deals (each deal played once per side, the policy taking each
 //! side in turn), all games in lockstep so the policy runs batched.
 
-use crate::inference::{decide, Actor};
-use crate::sparse::SparseRows;
 use bones_agents::{AgentFactory, AgentSpec, SpecError};
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState};
+use bones_policy::inference::{decide, Actor};
+use bones_policy::sparse::SparseRows;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-/// Floats of the oracle critic's hidden-hand input: three other seats × 28 dominoes.
-pub const ORACLE_LEN: usize = 3 * 28;
-
-/// What `seat` cannot see, for the oracle critic only: the dominoes now in the
-/// other seats' hands, one 28-float 0/1 set per seat in turn order after `seat`
-/// (an absent seat writes zeros). `out` has [`ORACLE_LEN`] floats.
-pub fn write_oracle<S: GameState>(state: &S, players: usize, seat: usize, out: &mut [f32]) {
-    let hands = state.seat_hands();
-    out.fill(0.0);
-    for k in 1..players {
-        let set = hands[(seat + k) % players];
-        for d in set.iter() {
-            out[(k - 1) * 28 + d.index()] = 1.0;
-        }
-    }
-}
 
 /// The baselines evaluated during training.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

@@ -3,6 +3,11 @@
 //! entropy bonus; Adam; global gradient-norm clipping (computed here: burn's own
 //! clipping is per tensor).
 //!
+//! [`update`] is the loop over epochs and minibatches; each minibatch is
+//! `forward` (the networks' outputs), `ppo_loss` (a pure function of those
+//! outputs and the minibatch), `backward` and `optimizer_step`, each timed
+//! into the run's profile.
+//!
 //! With an oracle critic the stored values (and so the advantages) are the
 //! critic's; the critic takes the clipped value loss, the policy's own value head
 //! an unclipped one towards the same returns (it is what export and `bones
@@ -12,19 +17,19 @@
 //! The rollout's columns go to the device once per update and each minibatch
 //! is selected there; a minibatch reads back one small tensor (its statistics,
 //! the gradient norm among them). On the CPU the input layer is computed from
-//! the observations' non-zero entries ([`crate::sparse`]).
+//! the observations' non-zero entries ([`bones_policy::sparse`]).
 
 use crate::config::TrainConfig;
-use crate::model::{Critic, Policy};
+use crate::critic::Critic;
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
-use crate::sparse::{sparse_on, SparseInput};
+use bones_policy::model::Policy;
+use bones_policy::sparse::{sparse_on, SparseInput};
 use burn::module::{ModuleVisitor, Param};
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
-use std::time::Instant;
 
 /// What one update measured (CleanRL's `losses/…`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,6 +68,16 @@ struct LossSums {
 }
 
 impl LossSums {
+    /// Adds a minibatch's read-back statistics (in [`Losses::parts`] order).
+    fn add(&mut self, read: &[f32]) {
+        self.policy_loss += read[0];
+        self.value_loss += read[1];
+        self.entropy += read[2];
+        self.approx_kl += read[3];
+        self.clipfrac += read[4];
+        self.teacher_loss += read[5];
+    }
+
     /// Writes the means over `stats.minibatches` into `stats`.
     fn average_into(self, stats: &mut UpdateStats) {
         let k = stats.minibatches.max(1) as f32;
@@ -147,11 +162,21 @@ struct Columns {
     teacher: Option<(Tensor<2, Int>, Tensor<2>)>,
 }
 
-/// One minibatch, selected on the device.
+/// One minibatch, selected on the device: what the networks read ...
 struct Minibatch {
+    inputs: Inputs,
+    targets: Targets,
+}
+
+/// ... the networks' inputs ...
+struct Inputs {
     obs: Option<Tensor<2>>,
     hidden: Option<Tensor<2>>,
     legal: Tensor<2, Bool>,
+}
+
+/// ... and what the loss compares their outputs with.
+struct Targets {
     act: Tensor<2, Int>,
     old_logp: Tensor<2>,
     adv: Tensor<2>,
@@ -188,19 +213,27 @@ impl Columns {
         }
     }
 
-    /// The rows `idx` of every column.
-    fn select(&self, idx: &Tensor<1, Int>) -> Minibatch {
+    /// The rows `rows` of every column.
+    fn select(&self, rows: &[usize], device: &Device) -> Minibatch {
+        let idx = Tensor::<1, Int>::from_data(
+            TensorData::new(rows.iter().map(|&i| i as i64).collect::<Vec<_>>(), [rows.len()]),
+            device,
+        );
         let pick = |t: &Tensor<2>| t.clone().select(0, idx.clone());
         Minibatch {
-            obs: self.obs.as_ref().map(pick),
-            hidden: self.hidden.as_ref().map(pick),
-            legal: pick(&self.legal).greater_elem(0.5),
-            act: self.act.clone().select(0, idx.clone()),
-            old_logp: pick(&self.old_logp),
-            adv: pick(&self.adv),
-            ret: pick(&self.ret),
-            old_v: pick(&self.old_v),
-            teacher: self.teacher.as_ref().map(|(a, w)| (a.clone().select(0, idx.clone()), pick(w))),
+            inputs: Inputs {
+                obs: self.obs.as_ref().map(pick),
+                hidden: self.hidden.as_ref().map(pick),
+                legal: pick(&self.legal).greater_elem(0.5),
+            },
+            targets: Targets {
+                act: self.act.clone().select(0, idx.clone()),
+                old_logp: pick(&self.old_logp),
+                adv: pick(&self.adv),
+                ret: pick(&self.ret),
+                old_v: pick(&self.old_v),
+                teacher: self.teacher.as_ref().map(|(a, w)| (a.clone().select(0, idx.clone()), pick(w))),
+            },
         }
     }
 }
@@ -245,127 +278,112 @@ fn value_loss(value: Tensor<2>, ret: Tensor<2>, clip: Option<(Tensor<2>, f32)>) 
     }
 }
 
-/// One PPO update of `model` and the oracle `critic`, if any (both on an
-/// autodiff device), from `rollout`.
-#[allow(clippy::too_many_arguments)]
+/// The networks an update trains: the policy and, with an oracle critic, the
+/// critic (both on an autodiff device).
+pub struct Nets {
+    /// The policy (its value head learns too).
+    pub model: Policy,
+    /// The oracle critic, when the config has one.
+    pub critic: Option<Critic>,
+}
+
+/// What an update learns from: a rollout and its GAE advantages and returns
+/// (one per decision).
+#[derive(Clone, Copy)]
+pub struct Batch<'a> {
+    /// The decisions.
+    pub rollout: &'a Rollout,
+    /// Their advantages.
+    pub advantages: &'a [f32],
+    /// Their returns (the value targets).
+    pub returns: &'a [f32],
+}
+
+/// How an update learns: the run's config, this update's learning rate and the device.
+#[derive(Clone, Copy)]
+pub struct Settings<'a> {
+    /// Epochs, minibatches, coefficients, clipping.
+    pub cfg: &'a TrainConfig,
+    /// The learning rate (annealed by the caller).
+    pub lr: f64,
+    /// Where the networks are.
+    pub device: &'a Device,
+}
+
+/// What the networks said about a minibatch.
+struct Outputs {
+    /// Log-probabilities over the actions, masked to the legal ones (`[mb, num_actions]`).
+    logp_all: Tensor<2>,
+    /// The policy's value head (`[mb, 1]`).
+    value: Tensor<2>,
+    /// The oracle critic's values (`[mb, 1]`), when there is one.
+    critic_value: Option<Tensor<2>>,
+}
+
+/// A minibatch's loss to minimise, and the parts it reports (one element
+/// each, on the inner device): policy loss, value loss, entropy, approximate
+/// KL, clip fraction, teacher loss.
+struct Losses {
+    total: Tensor<1>,
+    parts: [Tensor<1>; 6],
+}
+
+/// The gradients of a minibatch's loss: the policy's (the sparse input
+/// layer's included) and the critic's.
+struct Grads {
+    policy: GradientsParams,
+    critic: Option<GradientsParams>,
+}
+
+/// One PPO update of the networks from a batch: `update_epochs` passes over
+/// shuffled minibatches, each a forward pass, [`ppo_loss`], a backward pass and
+/// an Adam step, stopping early past `target_kl`.
 pub fn update(
-    mut model: Policy,
-    mut critic: Option<Critic>,
+    mut nets: Nets,
     optim: &mut ModuleOptimizer,
-    rollout: &Rollout,
-    advantages: &[f32],
-    returns: &[f32],
-    cfg: &TrainConfig,
-    lr: f64,
-    device: &Device,
+    batch: Batch,
+    settings: Settings,
     rng: &mut ChaCha8Rng,
     profile: &mut Profile,
-) -> (Policy, Option<Critic>, UpdateStats) {
+) -> (Nets, UpdateStats) {
+    let (Batch { rollout, advantages, returns }, Settings { cfg, lr, device }) = (batch, settings);
     let n = rollout.len();
     let values: Vec<f32> = rollout.steps.iter().map(|t| t.value).collect();
     let mut stats = UpdateStats { explained_variance: explained_variance(&values, returns), ..UpdateStats::default() };
     if n == 0 {
-        return (model, critic, stats);
+        return (nets, stats);
     }
     let mb_size = n.div_ceil(cfg.num_minibatches.max(1)).max(1);
     // On the CPU the input layer is computed on the host from the observations'
     // non-zero entries, and its gradients added after the backward pass; other
     // devices take the dense observations, uploaded with the other columns.
-    let sparse = cfg.sparse_input && sparse_on(device) && model.input_layer().is_some();
-    let upload_start = Instant::now();
-    let columns = Columns::upload(rollout, advantages, returns, !sparse || critic.is_some(), device);
-    profile.since(Phase::UpdateForward, upload_start);
+    let sparse = cfg.sparse_input && sparse_on(device) && nets.model.input_layer().is_some();
+    let dense_obs = !sparse || nets.critic.is_some();
+    let columns =
+        profile.time(Phase::UpdateForward, || Columns::upload(rollout, advantages, returns, dense_obs, device));
     let mut order: Vec<usize> = (0..n).collect();
     let mut sums = LossSums::default();
     'epochs: for _ in 0..cfg.update_epochs {
         order.shuffle(rng);
         for mb in order.chunks(mb_size) {
-            let forward_start = Instant::now();
-            let idx = Tensor::<1, Int>::from_data(
-                TensorData::new(mb.iter().map(|&i| i as i64).collect::<Vec<_>>(), [mb.len()]),
-                device,
-            );
-            let Minibatch { obs, hidden, legal, act, old_logp, adv, ret, old_v, teacher } = columns.select(&idx);
-            let adv = if cfg.norm_adv { normalise(adv) } else { adv };
-            let input = model
-                .input_layer()
-                .filter(|_| sparse)
-                .map(|layer| SparseInput::forward(layer, rollout.obs.select(mb), device));
-            let critic_value = critic.as_ref().map(|c| {
-                let dense = obs.clone().expect("dense observations for the critic");
-                c.forward(dense, hidden.expect("the critic's hidden-hand inputs"))
+            let (input, losses) = profile.time(Phase::UpdateForward, || {
+                let Minibatch { inputs, targets } = columns.select(mb, device);
+                let input = (nets.model.input_layer())
+                    .filter(|_| sparse)
+                    .map(|layer| SparseInput::forward(layer, rollout.obs.select(mb), device));
+                let outputs = forward(&nets, inputs, input.as_ref());
+                (input, ppo_loss(outputs, targets, cfg))
             });
-            let (logp_all, value) = match &input {
-                Some(input) => model.masked_from_input_layer(input.output(), legal),
-                None => model.masked(obs.expect("dense observations"), legal),
-            };
-            let logp = logp_all.clone().gather(1, act);
-            let logratio = logp - old_logp;
-            let ratio = logratio.clone().exp();
-
-            // Diagnostics (no gradient).
-            let r = ratio.clone().detach();
-            let approx_kl = (r.clone() - 1.0 - logratio.detach()).mean();
-            let clipfrac = (r - 1.0).abs().greater_elem(cfg.clip_coef).float().mean();
-
-            let pg1 = adv.clone().neg() * ratio.clone();
-            let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
-            let pg_loss = pg1.max_pair(pg2).mean();
-            let clip = cfg.clip_vloss.then_some((old_v, cfg.clip_coef));
-            // The loss of the critic giving the advantages, plus (oracle) the policy's own head.
-            let (v_loss, head_loss) = match critic_value {
-                Some(cv) => (value_loss(cv, ret.clone(), clip), Some(value_loss(value, ret, None))),
-                None => (value_loss(value, ret, clip), None),
-            };
-            // Imitation of the teacher: cross-entropy over the labelled decisions.
-            let teacher_loss = teacher.map(|(t_act, labelled)| {
-                let nll = logp_all.clone().gather(1, t_act).neg() * labelled.clone();
-                nll.sum() / labelled.sum().clamp_min(1.0)
-            });
-            let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
-            let mut loss = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
-            if let Some(h) = head_loss {
-                loss = loss + h * cfg.vf_coef;
-            }
-            let teacher_loss = match teacher_loss {
-                Some(t) => {
-                    loss = loss + t.clone() * cfg.teacher_coef;
-                    t.detach()
-                }
-                None => Tensor::zeros([1], device),
-            };
-            let scalars = [pg_loss, v_loss, entropy, approx_kl, clipfrac, teacher_loss].map(|t| t.inner());
-            profile.since(Phase::UpdateForward, forward_start);
-
-            let backward_start = Instant::now();
-            let mut grads = loss.backward();
-            let mut policy_grads = GradientsParams::from_module(&mut grads, &model);
-            if let (Some(input), Some(layer)) = (input, model.input_layer()) {
-                input.grads(&mut grads, layer, &mut policy_grads);
-            }
-            let critic_grads = critic.as_ref().map(|c| GradientsParams::from_module(&mut grads, c));
-            profile.since(Phase::UpdateBackward, backward_start);
-
-            let optimizer_start = Instant::now();
-            let grad_norm = clip_global_norm(&model, &mut policy_grads, cfg.max_grad_norm);
-            model = optim.step(lr, model, policy_grads);
-            if let (Some(c), Some(mut critic_grads)) = (critic.take(), critic_grads) {
-                clip_global_norm(&c, &mut critic_grads, cfg.max_grad_norm);
-                critic = Some(optim.step(lr, c, critic_grads));
-            }
-            profile.since(Phase::Optimizer, optimizer_start);
-
+            let grads = profile.time(Phase::UpdateBackward, || backward(&nets, losses.total, input));
+            let (stepped, grad_norm) =
+                profile.time(Phase::Optimizer, || optimizer_step(nets, optim, grads, cfg.max_grad_norm, lr));
+            nets = stepped;
             // The minibatch's one read back from the device: its statistics.
-            let read_start = Instant::now();
-            let device_stats = scalars.into_iter().chain(grad_norm.map(|g| g.inner())).collect();
-            let read = Tensor::cat(device_stats, 0).into_data().try_to_vec::<f32>().expect("f32 statistics");
-            profile.since(Phase::Optimizer, read_start);
-            sums.policy_loss += read[0];
-            sums.value_loss += read[1];
-            sums.entropy += read[2];
-            sums.approx_kl += read[3];
-            sums.clipfrac += read[4];
-            sums.teacher_loss += read[5];
+            let read = profile.time(Phase::Optimizer, || {
+                let device_stats = losses.parts.into_iter().chain(grad_norm.map(|g| g.inner())).collect();
+                Tensor::cat(device_stats, 0).into_data().try_to_vec::<f32>().expect("f32 statistics")
+            });
+            sums.add(&read);
             stats.grad_norm = read.get(6).copied().unwrap_or(0.0);
             stats.minibatches += 1;
             if cfg.target_kl > 0.0 && read[3] > cfg.target_kl {
@@ -374,7 +392,107 @@ pub fn update(
         }
     }
     sums.average_into(&mut stats);
-    (model, critic, stats)
+    (nets, stats)
+}
+
+/// The networks' outputs for a minibatch: the policy through the sparse input
+/// layer's output when `input` is given, else on the dense observations; the
+/// critic on the dense observations and the hidden hands.
+fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs {
+    let Inputs { obs, hidden, legal } = inputs;
+    let critic_value = nets.critic.as_ref().map(|c| {
+        let dense = obs.clone().expect("dense observations for the critic");
+        c.forward(dense, hidden.expect("the critic's hidden-hand inputs"))
+    });
+    let (logp_all, value) = match input {
+        Some(input) => nets.model.masked_from_input_layer(input.output(), legal),
+        None => nets.model.masked(obs.expect("dense observations"), legal),
+    };
+    Outputs { logp_all, value, critic_value }
+}
+
+/// The PPO loss of a minibatch, as in CleanRL's ppo.py: the clipped surrogate
+/// on the (normalised) advantages, minus `ent_coef` × the entropy, plus
+/// `vf_coef` × the value loss (clipped around the rollout's values if
+/// `clip_vloss`; with an oracle critic the critic's, plus the policy head's
+/// unclipped one towards the same returns), plus `teacher_coef` × the
+/// cross-entropy against the teacher's actions where it gave one.
+fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
+    let Outputs { logp_all, value, critic_value } = outputs;
+    let Targets { act, old_logp, adv, ret, old_v, teacher } = targets;
+    let adv = if cfg.norm_adv { normalise(adv) } else { adv };
+    let logp = logp_all.clone().gather(1, act);
+    let logratio = logp - old_logp;
+    let ratio = logratio.clone().exp();
+
+    // Diagnostics (no gradient).
+    let r = ratio.clone().detach();
+    let approx_kl = (r.clone() - 1.0 - logratio.detach()).mean();
+    let clipfrac = (r - 1.0).abs().greater_elem(cfg.clip_coef).float().mean();
+
+    let pg1 = adv.clone().neg() * ratio.clone();
+    let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
+    let pg_loss = pg1.max_pair(pg2).mean();
+    let clip = cfg.clip_vloss.then_some((old_v, cfg.clip_coef));
+    // The loss of the critic giving the advantages, plus (oracle) the policy's own head.
+    let (v_loss, head_loss) = match critic_value {
+        Some(cv) => (value_loss(cv, ret.clone(), clip), Some(value_loss(value, ret, None))),
+        None => (value_loss(value, ret, clip), None),
+    };
+    // Imitation of the teacher: cross-entropy over the labelled decisions.
+    let teacher_loss = teacher.map(|(t_act, labelled)| {
+        let nll = logp_all.clone().gather(1, t_act).neg() * labelled.clone();
+        nll.sum() / labelled.sum().clamp_min(1.0)
+    });
+    let device = logp_all.device();
+    let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
+    let mut total = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+    if let Some(h) = head_loss {
+        total = total + h * cfg.vf_coef;
+    }
+    let teacher_loss = match teacher_loss {
+        Some(t) => {
+            total = total + t.clone() * cfg.teacher_coef;
+            t.detach()
+        }
+        None => Tensor::zeros([1], &device),
+    };
+    let parts = [pg_loss, v_loss, entropy, approx_kl, clipfrac, teacher_loss].map(|t| t.inner());
+    Losses { total, parts }
+}
+
+/// The gradients of `loss`: the policy's, with the sparse input layer's added
+/// from `input` (computed outside the graph), and the critic's.
+fn backward(nets: &Nets, loss: Tensor<1>, input: Option<SparseInput>) -> Grads {
+    let mut grads = loss.backward();
+    let mut policy = GradientsParams::from_module(&mut grads, &nets.model);
+    if let (Some(input), Some(layer)) = (input, nets.model.input_layer()) {
+        input.grads(&mut grads, layer, &mut policy);
+    }
+    let critic = nets.critic.as_ref().map(|c| GradientsParams::from_module(&mut grads, c));
+    Grads { policy, critic }
+}
+
+/// One Adam step of each network, its gradient clipped to `max_norm` on its
+/// own; returns the networks and the policy's gradient norm before clipping.
+fn optimizer_step(
+    nets: Nets,
+    optim: &mut ModuleOptimizer,
+    grads: Grads,
+    max_norm: f32,
+    lr: f64,
+) -> (Nets, Option<Tensor<1>>) {
+    let (Nets { model, critic }, Grads { policy: mut policy_grads, critic: critic_grads }) = (nets, grads);
+    let grad_norm = clip_global_norm(&model, &mut policy_grads, max_norm);
+    let model = optim.step(lr, model, policy_grads);
+    let critic = match (critic, critic_grads) {
+        (Some(c), Some(mut critic_grads)) => {
+            clip_global_norm(&c, &mut critic_grads, max_norm);
+            Some(optim.step(lr, c, critic_grads))
+        }
+        (critic, _) => critic,
+    };
+    (Nets { model, critic }, grad_norm)
 }
 
 #[cfg(test)]
@@ -432,8 +550,8 @@ mod tests {
     /// A rollout of random play in Texas 42 (uniform behaviour log-probabilities,
     /// values from a fixed rule), with its advantages and returns.
     fn random_rollout(envs: usize, steps: usize) -> (Rollout, Vec<f32>, Vec<f32>) {
-        use crate::sparse::SparseRows;
         use bones_env::{Episode, Game, Texas42, Texas42Rules, VecEnv};
+        use bones_policy::sparse::SparseRows;
         use rand::Rng;
         let game = Texas42::new(Texas42Rules::STANDARD);
         let (ol, na) = (game.obs_len(), game.num_actions());
@@ -481,21 +599,17 @@ mod tests {
         // see the weights Adam changed with the sparse layer's gradients.
         let base =
             TrainConfig { update_epochs: 2, num_minibatches: 4, target_kl: 0.0, hidden: 64, ..TrainConfig::default() };
-        let model = crate::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let model =
+            bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let run = |sparse_input: bool| {
             let cfg = TrainConfig { sparse_input, ..base.clone() };
             let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
             let mut rng = ChaCha8Rng::seed_from_u64(1);
-            let (model, _, stats) = update(
-                model.clone(),
-                None,
+            let (Nets { model, .. }, stats) = update(
+                Nets { model: model.clone(), critic: None },
                 &mut optim,
-                &rollout,
-                &adv,
-                &ret,
-                &cfg,
-                1e-3,
-                &device,
+                Batch { rollout: &rollout, advantages: &adv, returns: &ret },
+                Settings { cfg: &cfg, lr: 1e-3, device: &device },
                 &mut rng,
                 &mut Profile::default(),
             );
@@ -550,7 +664,8 @@ mod tests {
         let device = Device::flex().autodiff();
         let (mut rollout, adv, ret) = random_rollout(16, 24);
         let labelled = label_lowest_legal(&mut rollout);
-        let model = crate::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let model =
+            bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let before = teacher_cross_entropy(&model, &rollout, &labelled, &device);
         let run = |teacher_coef: f32, epochs: usize| {
             let cfg = TrainConfig {
@@ -563,16 +678,11 @@ mod tests {
             };
             let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
             let mut rng = ChaCha8Rng::seed_from_u64(1);
-            let (m, _, stats) = update(
-                model.clone(),
-                None,
+            let (Nets { model: m, .. }, stats) = update(
+                Nets { model: model.clone(), critic: None },
                 &mut optim,
-                &rollout,
-                &adv,
-                &ret,
-                &cfg,
-                3e-3,
-                &device,
+                Batch { rollout: &rollout, advantages: &adv, returns: &ret },
+                Settings { cfg: &cfg, lr: 3e-3, device: &device },
                 &mut rng,
                 &mut Profile::default(),
             );
@@ -598,16 +708,11 @@ mod tests {
         }
         let cfg = TrainConfig { update_epochs: 1, num_minibatches: 1, hidden: 64, ..TrainConfig::default() };
         let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
-        let (_, _, stats) = update(
-            model.clone(),
-            None,
+        let (_, stats) = update(
+            Nets { model: model.clone(), critic: None },
             &mut optim,
-            &plain,
-            &adv,
-            &ret,
-            &cfg,
-            1e-3,
-            &device,
+            Batch { rollout: &plain, advantages: &adv, returns: &ret },
+            Settings { cfg: &cfg, lr: 1e-3, device: &device },
             &mut ChaCha8Rng::seed_from_u64(1),
             &mut Profile::default(),
         );

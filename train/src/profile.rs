@@ -78,6 +78,14 @@ impl Profile {
         self.add(phase, start.elapsed());
     }
 
+    /// Runs `f`, adding its wall time to `phase` (a scoped timer).
+    pub fn time<T>(&mut self, phase: Phase, f: impl FnOnce() -> T) -> T {
+        let start = Instant::now();
+        let out = f();
+        self.since(phase, start);
+        out
+    }
+
     /// Seconds spent in `phase`.
     pub fn seconds(&self, phase: Phase) -> f64 {
         self.seconds[phase as usize]

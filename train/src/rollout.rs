@@ -9,7 +9,7 @@
 //! it `done`. A chain still open when the rollout stops bootstraps from the value
 //! of the seat's current observation.
 
-use crate::sparse::SparseRows;
+use bones_policy::sparse::SparseRows;
 
 /// One decision of a learning seat.
 #[derive(Clone, Debug)]

@@ -12,17 +12,18 @@
 
 use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
 use crate::config::TrainConfig;
-use crate::eval::{self, write_oracle, EvalOpponent, ORACLE_LEN};
-use crate::inference::{critic_values, decide, Actor};
+use crate::critic::{critic_values, write_oracle, Critic, ORACLE_LEN};
+use crate::eval::{self, EvalOpponent};
 use crate::log::MetricsLog;
-use crate::model::{Critic, Policy};
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
-use crate::sparse::SparseRows;
 use bones_agents::{Agent, AgentRng, ViewOf};
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState, VecEnv};
+use bones_policy::inference::{decide, Actor};
+use bones_policy::model::Policy;
+use bones_policy::sparse::SparseRows;
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -370,7 +371,7 @@ impl<'a, G: Game> Run<'a, G> {
             Some(spec) => {
                 let bad = |e: bones_agents::SpecError| TrainError::Config(format!("`teacher`: {e}"));
                 let spec = spec.map_err(bad)?;
-                let factory = crate::policy_agent::factory();
+                let factory = bones_policy::agent::factory();
                 (0..cfg.num_envs).map(|_| factory.build(&spec, &game)).collect::<Result<_, _>>().map_err(bad)?
             }
         };
@@ -595,19 +596,11 @@ impl<'a, G: Game> Run<'a, G> {
         let cfg = self.cfg;
         let (adv, ret) = self.rollout.advantages(cfg.gamma, cfg.gae_lambda);
         let Learner { model, critic, mut optim } = learner;
-        let (model, critic, stats) = ppo::update(
-            model,
-            critic,
-            &mut optim,
-            &self.rollout,
-            &adv,
-            &ret,
-            cfg,
-            lr,
-            &self.train_device,
-            rng,
-            &mut self.profile,
-        );
+        let nets = ppo::Nets { model, critic };
+        let batch = ppo::Batch { rollout: &self.rollout, advantages: &adv, returns: &ret };
+        let settings = ppo::Settings { cfg, lr, device: &self.train_device };
+        let (ppo::Nets { model, critic }, stats) =
+            ppo::update(nets, &mut optim, batch, settings, rng, &mut self.profile);
         for (what, v) in
             [("policy_loss", stats.policy_loss), ("value_loss", stats.value_loss), ("entropy", stats.entropy)]
         {

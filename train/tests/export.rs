@@ -3,8 +3,8 @@
 //! actions exactly, and which loads back as a `model:PATH` agent.
 
 use bones_env::{Game, Texas42, Texas42Rules};
-use bones_train::export::{export, ExportError, ExportOptions};
-use bones_train::policy_agent::PolicyAgent;
+use bones_policy::agent::PolicyAgent;
+use bones_policy::export::{export, ExportError, ExportOptions};
 use bones_train::{checkpoint, train, TrainConfig};
 use burn::prelude::{Device, Tensor, TensorData};
 use burn::store::{ModuleSnapshot, SafetensorsStore};

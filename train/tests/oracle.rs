@@ -4,7 +4,7 @@
 use bones_env::rules::DoublesRules;
 use bones_env::{Domino, DominoSet, Doubles, Texas42, Texas42Rules};
 use bones_env::{Episode, Game, GameState};
-use bones_train::eval::{write_oracle, ORACLE_LEN};
+use bones_train::critic::{write_oracle, ORACLE_LEN};
 
 /// Reads the three 28-float blocks back as sets.
 fn blocks(out: &[f32]) -> [DominoSet; 3] {

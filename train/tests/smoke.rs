@@ -3,10 +3,11 @@
 //! file holds the scalars, and `--resume` continues the run.
 
 use bones_env::{Doubles, Game, Texas42, Texas42Rules};
+use bones_policy::inference::Actor;
 use bones_train::checkpoint;
 use bones_train::config::CriticKind;
-use bones_train::eval::{evaluate, EvalOpponent, ORACLE_LEN};
-use bones_train::inference::Actor;
+use bones_train::critic::ORACLE_LEN;
+use bones_train::eval::{evaluate, EvalOpponent};
 use bones_train::log::read_scalars;
 use bones_train::{train, TrainConfig};
 use burn::prelude::Device;
@@ -149,8 +150,8 @@ fn a_teacher_run_learns_to_imitate_its_teacher() {
 /// observations of a few Doubles deals.
 fn doubles_decisions(dir: &std::path::Path) -> Vec<(usize, f32)> {
     use bones_env::{Episode, GameState};
-    use bones_train::inference::decide;
-    use bones_train::sparse::SparseRows;
+    use bones_policy::inference::decide;
+    use bones_policy::sparse::SparseRows;
     let game = Doubles::default();
     let (ol, na) = (game.obs_len(), game.num_actions());
     let device = Device::flex();

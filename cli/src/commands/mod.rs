@@ -1,0 +1,58 @@
+//! The subcommands of `bones`: one module each (its arguments and what it
+//! runs), dispatched by [`run`]; [`args`] holds what several share.
+
+pub mod args;
+mod bench;
+mod eval;
+mod export;
+mod play;
+mod replay;
+mod serve;
+mod train;
+mod web;
+
+use anyhow::Result;
+pub use args::{usage, GameArgs, Usage};
+use clap::{Parser, Subcommand};
+
+/// Bones: Texas 42 and Doubles as a reinforcement-learning playground.
+#[derive(Parser, Debug)]
+#[command(name = "bones", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Train a policy by PPO self-play (default: the cpu-quick preset).
+    Train(train::TrainArgs),
+    /// Validate and annotate game records (JSON lines) from FILE or `-` (stdin).
+    Replay(replay::ReplayArgs),
+    /// Measure engine speed: random play, encoded play, VecEnv steps.
+    Bench(bench::BenchArgs),
+    /// Evaluate agent A against agent B on duplicate deals (or a ladder of agents).
+    Eval(eval::EvalArgs),
+    /// Play one seat in the terminal against bots (a whole game).
+    Play(play::PlayArgs),
+    /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
+    Export(export::ExportArgs),
+    /// Serve a policy as a bot: JSON-lines requests on stdin, replies on stdout.
+    Serve(serve::ServeArgs),
+    /// Serve a page to play against the bots in a browser (and its JSON API).
+    Web(web::WebArgs),
+}
+
+/// Runs a parsed command; returns the process exit status.
+pub fn run(cli: Cli) -> Result<i32> {
+    match cli.command {
+        Command::Train(a) => train::run(a),
+        Command::Replay(a) => replay::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Eval(a) => eval::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Export(a) => export::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Web(a) => web::run(a),
+    }
+}

@@ -1,0 +1,141 @@
+//! `bones train`: PPO self-play from a config preset or file.
+
+use super::args::usage;
+use anyhow::{bail, Context, Result};
+use bones_env::{Game, GameVisitor, GAMES};
+use bones_train::checkpoint::RunState;
+use bones_train::training::{Progress, Summary};
+use bones_train::{train, TrainConfig, TrainError};
+use burn::prelude::Device;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+
+/// Compute device for training.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceName {
+    /// The CPU (burn's flex backend, multi-threaded).
+    Cpu,
+    /// An NVIDIA GPU (build with `--features cuda`).
+    Cuda,
+    /// Any GPU through wgpu (build with `--features wgpu`).
+    Wgpu,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// A config preset (cpu-quick, cpu-full, gpu, smoke) or a TOML file.
+    #[arg(long, default_value = "cpu-quick")]
+    pub config: String,
+    /// Run folder (default: `runs/<config name>`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Continue the run in --out from its latest checkpoint.
+    #[arg(long)]
+    pub resume: bool,
+    /// Compute device.
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub device: DeviceName,
+    /// Override the config's game.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(GAMES.map(|g| g.name)))]
+    pub game: Option<String>,
+    /// Override the config's Doubles player count.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: Option<u8>,
+    /// Override the config's total self-play hands.
+    #[arg(long)]
+    pub hands: Option<u64>,
+    /// Override the config's seed.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+fn device(name: DeviceName) -> Result<Device> {
+    match name {
+        DeviceName::Cpu => Ok(Device::flex()),
+        #[cfg(feature = "cuda")]
+        DeviceName::Cuda => Ok(Device::cuda(0)),
+        #[cfg(feature = "wgpu")]
+        DeviceName::Wgpu => Ok(Device::wgpu(Default::default())),
+        #[allow(unreachable_patterns)]
+        other => bail!(
+            "--device {other:?}: this build has no GPU backend; rebuild with `--features cuda` or `--features wgpu`"
+        ),
+    }
+}
+
+struct Bar(ProgressBar);
+
+impl Progress for Bar {
+    fn update(&mut self, s: &RunState, hands_per_s: f64, decisions_per_s: f64) {
+        self.0.set_position(s.hands);
+        let eval: Vec<String> = s.last_eval.iter().map(|(k, v)| format!("{k} {v:.3}")).collect();
+        self.0.set_message(format!(
+            "update {} · {hands_per_s:.0} hands/s · {decisions_per_s:.0} decisions/s · {}",
+            s.update,
+            eval.join(" · ")
+        ));
+    }
+}
+
+struct Train<'a> {
+    cfg: &'a TrainConfig,
+    out: &'a std::path::Path,
+    resume: bool,
+    device: Device,
+    progress: &'a mut Bar,
+}
+
+impl GameVisitor for Train<'_> {
+    type Output = Result<Summary, TrainError>;
+    fn visit<G: Game>(self, game: G) -> Self::Output {
+        train(game, self.cfg, self.out, self.resume, self.device, self.progress)
+    }
+}
+
+pub fn run(args: TrainArgs) -> Result<i32> {
+    let mut cfg = TrainConfig::load(&args.config).map_err(usage)?;
+    if let Some(g) = args.game {
+        cfg.game = g;
+    }
+    if let Some(p) = args.players {
+        cfg.players = p;
+    }
+    if let Some(h) = args.hands {
+        cfg.total_hands = h;
+    }
+    if let Some(s) = args.seed {
+        cfg.seed = s;
+    }
+    cfg.validate().map_err(|e| usage(format!("config: {e}")))?;
+    let game = cfg.game().map_err(|e| usage(format!("config: {e}")))?;
+    let name = std::path::Path::new(&args.config).file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
+    let out = args.out.unwrap_or_else(|| PathBuf::from("runs").join(name));
+    let dev = device(args.device)?;
+    let bar = ProgressBar::new(cfg.total_hands);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} hands {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut progress = Bar(bar);
+    let summary = game
+        .visit(Train { cfg: &cfg, out: &out, resume: args.resume, device: dev, progress: &mut progress })
+        .with_context(|| format!("training into {}", out.display()))?;
+    progress.0.finish();
+    println!(
+        "trained {} hands in {} updates ({:.0} decisions/s, {:.0} hands/hour); checkpoint {}",
+        summary.state.hands,
+        summary.state.update,
+        summary.decisions_per_s,
+        summary.hands_per_hour,
+        summary.checkpoint.display()
+    );
+    for (k, v) in &summary.state.last_eval {
+        println!("  {k}: {v:.3}");
+    }
+    println!("time per phase:\n{}", summary.profile);
+    if let Some(rss) = summary.peak_rss_bytes {
+        println!("peak memory (RSS): {:.2} GiB", rss as f64 / (1u64 << 30) as f64);
+    }
+    Ok(0)
+}

@@ -1,0 +1,93 @@
+//! The API's answers: [`json_response`] for every JSON body, and why a request
+//! failed, [`WebError`], answered as `{"error":"…"}` with a 4xx status (5xx
+//! only for a full server or a failure of the server itself).
+
+use axum::body::Body;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{json, Value};
+
+/// A JSON answer.
+pub fn json_response(status: StatusCode, body: &Value) -> Response {
+    let mut r = Response::new(Body::from(body.to_string()));
+    *r.status_mut() = status;
+    r.headers_mut().insert(header::CONTENT_TYPE, header::HeaderValue::from_static("application/json"));
+    r.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-store"));
+    r
+}
+
+/// Why a request of the web API failed. The message names what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WebError {
+    /// The body is not JSON.
+    #[error("malformed JSON: {0}")]
+    Json(String),
+    /// The body is JSON but not a valid request (a key unknown, missing or of a bad value).
+    #[error("{0}")]
+    Request(String),
+    /// The game, its rules or its player count cannot be built.
+    #[error("{0}")]
+    Game(String),
+    /// An agent spec is unknown or does not play the game.
+    #[error("`{key}`: {message}")]
+    Agent {
+        /// The request key (`opponents`, `partner`).
+        key: &'static str,
+        /// What was wrong.
+        message: String,
+    },
+    /// The action is not a legal move now.
+    #[error("{0}")]
+    Action(String),
+    /// The move comes out of turn: another seat is to move, or the game has
+    /// moved on since the state the move was chosen from.
+    #[error("out of turn: {0}")]
+    OutOfTurn(String),
+    /// The game is over.
+    #[error("the game is over: there is nothing to play (start a new game)")]
+    Over,
+    /// No open game has this id.
+    #[error("unknown game id `{0}` (games left idle are dropped)")]
+    UnknownId(String),
+    /// The body is over the size limit.
+    #[error("request body over {0} bytes")]
+    TooLarge(usize),
+    /// Another problem with the HTTP request (reading the body, the path).
+    #[error("{message}")]
+    Http {
+        /// The status to answer.
+        status: u16,
+        /// What was wrong.
+        message: String,
+    },
+    /// As many games are open as the server allows.
+    #[error("too many open games ({0}): try again once idle games are dropped")]
+    Full(usize),
+    /// A failure of the server itself (a bot failed).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl WebError {
+    /// The HTTP status of the answer.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            WebError::Json(_) | WebError::Request(_) | WebError::Game(_) | WebError::Agent { .. } => {
+                StatusCode::BAD_REQUEST
+            }
+            WebError::Action(_) => StatusCode::BAD_REQUEST,
+            WebError::OutOfTurn(_) | WebError::Over => StatusCode::CONFLICT,
+            WebError::UnknownId(_) => StatusCode::NOT_FOUND,
+            WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            WebError::Http { status, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_REQUEST),
+            WebError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
+            WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+}
+
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        json_response(self.status(), &json!({ "error": self.to_string() }))
+    }
+}

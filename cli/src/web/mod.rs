@@ -1,0 +1,331 @@
+//! `bones web`: play Texas 42 and Doubles against the bots in a browser.
+//!
+//! An HTTP server (axum on tokio) serves the page (plain HTML/CSS/JS compiled
+//! into the binary: [`assets`]) and the JSON API the page plays through:
+//!
+//! - `POST /api/games` with `{"game","players","seat","opponents","partner","rules","seed","episode"}`
+//!   (all but `game` optional) answers `{"id","state"}`;
+//! - `GET /api/games/{id}` answers the state; `DELETE /api/games/{id}` drops the game;
+//! - `POST /api/games/{id}/actions` with `{"action":"6-4"}` applies the person's
+//!   move, lets the bots play up to the person's next turn (or the end) and
+//!   answers the state;
+//! - `GET /api/info` lists the games and the agent specs.
+//!
+//! A state holds only what the person's seat may know until the game is over
+//! ([`session`]). Bad requests get a 4xx answer `{"error":"…"}` ([`WebError`]).
+//! Games are dropped when left idle, and at most `max_games` are open
+//! ([`store`]). Bots run on tokio's blocking threads.
+//!
+//! ```no_run
+//! let server = bones_cli::web::start(bones_cli::web::WebConfig::default()).unwrap();
+//! println!("{}", server.url());
+//! server.wait();
+//! ```
+
+pub mod assets;
+pub mod error;
+pub mod models;
+pub mod session;
+pub mod store;
+pub mod table;
+
+pub use error::WebError;
+pub use session::{Defaults, NewGame, Session};
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode, Uri};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::Router;
+use bones_agents::spec::VALID_SPECS;
+use bones_agents::AgentSpec;
+use error::json_response;
+use models::SharedModels;
+use serde_json::{json, Value};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use store::Store;
+
+/// The largest request body accepted.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// How a server is set up (the flags of `bones web`).
+#[derive(Clone, Debug)]
+pub struct WebConfig {
+    /// The address to listen on (`127.0.0.1`: this machine only).
+    pub host: String,
+    /// The port (0: any free port).
+    pub port: u16,
+    /// The bots a request gets when it names none.
+    pub defaults: Defaults,
+    /// Games left idle this long are dropped.
+    pub idle_timeout: Duration,
+    /// Games open at most at once.
+    pub max_games: usize,
+}
+
+impl Default for WebConfig {
+    fn default() -> WebConfig {
+        WebConfig {
+            host: "127.0.0.1".into(),
+            port: 8042,
+            defaults: Defaults::default(),
+            idle_timeout: Duration::from_secs(3600),
+            max_games: 1000,
+        }
+    }
+}
+
+/// Why a server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The address cannot be listened on.
+    #[error("cannot listen on {addr}: {error}")]
+    Listen {
+        /// `HOST:PORT`.
+        addr: String,
+        /// The system's reason.
+        error: std::io::Error,
+    },
+    /// The runtime could not be built.
+    #[error("cannot start the server's runtime: {0}")]
+    Runtime(std::io::Error),
+}
+
+/// What every handler shares.
+struct App {
+    store: Store,
+    defaults: Defaults,
+    models: SharedModels,
+}
+
+/// A running server (on its own thread).
+pub struct WebServer {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl WebServer {
+    /// The address it listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://ADDR/`.
+    pub fn url(&self) -> String {
+        format!("http://{}/", self.addr)
+    }
+
+    /// Blocks until the server stops (it runs until the process ends).
+    pub fn wait(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+
+    /// Stops the server (open requests are finished first).
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for WebServer {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Binds `config.host:config.port` and serves on a new thread.
+pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
+    let addr = format!("{}:{}", config.host, config.port);
+    let listener =
+        std::net::TcpListener::bind(&addr).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
+    listener.set_nonblocking(true).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
+    let bound = listener.local_addr().map_err(|error| StartError::Listen { addr, error })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("bones-web")
+        .build()
+        .map_err(StartError::Runtime)?;
+    let app = Arc::new(App {
+        store: Store::new(config.idle_timeout, config.max_games),
+        defaults: config.defaults,
+        models: SharedModels::new(),
+    });
+    let listener = {
+        let _in_runtime = runtime.enter();
+        tokio::net::TcpListener::from_std(listener)
+            .map_err(|error| StartError::Listen { addr: bound.to_string(), error })?
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::Builder::new()
+        .name("bones-web".into())
+        .spawn(move || {
+            runtime.block_on(async move {
+                let sweeper = tokio::spawn(sweep(app.clone()));
+                let served = axum::serve(listener, router(app)).with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                });
+                if let Err(e) = served.await {
+                    eprintln!("error: the web server stopped: {e}");
+                }
+                sweeper.abort();
+            });
+        })
+        .map_err(StartError::Runtime)?;
+    Ok(WebServer { addr: bound, stop: Some(stop), thread: Some(thread) })
+}
+
+/// Drops idle games now and then, also when no request comes.
+async fn sweep(app: Arc<App>) {
+    let period = (app.store.idle() / 2).clamp(Duration::from_millis(50), Duration::from_secs(30));
+    loop {
+        tokio::time::sleep(period).await;
+        app.store.sweep();
+    }
+}
+
+/// The routes.
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(|| async { assets::page("index.html") }))
+        .route("/{file}", get(|Path(file): Path<String>| async move { assets::page(&file) }))
+        .route("/api/info", get(info))
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(state).delete(drop_game))
+        .route("/api/games/{id}/actions", post(act))
+        .fallback(
+            |uri: Uri| async move { WebError::Http { status: 404, message: format!("no such path: {}", uri.path()) } },
+        )
+        .method_not_allowed_fallback(|uri: Uri| async move {
+            WebError::Http { status: 405, message: format!("method not allowed on {}", uri.path()) }
+        })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(app)
+}
+
+/// The body as JSON.
+fn body_json(body: Result<Bytes, BytesRejection>) -> Result<Value, WebError> {
+    let bytes = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            WebError::TooLarge(MAX_BODY)
+        } else {
+            WebError::Http { status: e.status().as_u16(), message: e.body_text() }
+        }
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| WebError::Json(e.to_string()))
+}
+
+/// A blocking job (bots thinking) off the async threads; a panic is an internal error.
+async fn blocking<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> Result<T, WebError> {
+    tokio::task::spawn_blocking(job).await.map_err(|e| WebError::Internal(format!("a game failed: {e}")))
+}
+
+/// A game, locked (a game whose bot panicked is dropped, so a poisoned lock is never used to play on).
+fn lock(slot: &store::Slot) -> std::sync::MutexGuard<'_, Box<dyn Session>> {
+    slot.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `GET /api/info`: the games and agent specs the page offers.
+async fn info(State(app): State<Arc<App>>) -> Response {
+    let games: Vec<Value> = bones_env::GAMES
+        .iter()
+        .map(|g| json!({"name": g.name, "about": g.about, "players": g.players, "default_players": g.default_players, "deal": g.deal}))
+        .collect();
+    let spec = |s: &Option<AgentSpec>| s.as_ref().map(|s| s.to_string());
+    json_response(
+        StatusCode::OK,
+        &json!({
+            "games": games,
+            "agents": VALID_SPECS,
+            "defaults": {"opponents": spec(&app.defaults.opponents), "partner": spec(&app.defaults.partner)},
+            "idle_timeout_s": app.store.idle().as_secs_f64(),
+        }),
+    )
+}
+
+/// `POST /api/games`.
+async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, WebError> {
+    let req = NewGame::parse(&body_json(body)?)?;
+    app.store.check_room()?;
+    let shared = app.clone();
+    let session = blocking(move || session::create(req, &shared.defaults, &shared.models)).await??;
+    let state = session.state();
+    let id = app.store.insert(session)?;
+    Ok(json_response(StatusCode::CREATED, &json!({"id": id, "state": state})))
+}
+
+/// `GET /api/games/{id}`.
+async fn state(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
+    let slot = app.store.get(&id)?;
+    let state = blocking(move || lock(&slot).state()).await?;
+    Ok(json_response(StatusCode::OK, &state))
+}
+
+/// `DELETE /api/games/{id}`.
+async fn drop_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
+    app.store.get(&id)?;
+    app.store.remove(&id);
+    Ok(json_response(StatusCode::OK, &json!({"id": id, "dropped": true})))
+}
+
+/// `POST /api/games/{id}/actions`.
+async fn act(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, WebError> {
+    let (action, ply) = action_of(&body_json(body)?)?;
+    let slot = app.store.get(&id)?;
+    let played = blocking(move || {
+        let mut session = lock(&slot);
+        session.play(&action, ply).map(|()| session.state())
+    })
+    .await;
+    match played {
+        Ok(Ok(state)) => Ok(json_response(StatusCode::OK, &state)),
+        Ok(Err(e)) => Err(e),
+        // A game whose bot panicked is not left half-played.
+        Err(e) => {
+            app.store.remove(&id);
+            Err(e)
+        }
+    }
+}
+
+/// The action of `{"action":"6-4"}` and the optional `ply` (the history's
+/// length in the state the move was chosen from).
+fn action_of(body: &Value) -> Result<(String, Option<usize>), WebError> {
+    let request = |m: String| WebError::Request(m);
+    let obj = body.as_object().ok_or_else(|| {
+        request(format!("an action is a JSON object {{\"action\":\"6-4\"}}, got {}", bones_env::record::kind(body)))
+    })?;
+    if let Some(k) = obj.keys().find(|k| k.as_str() != "action" && k.as_str() != "ply") {
+        return Err(request(format!("unknown key `{k}` in an action: expected action, ply")));
+    }
+    let ply = match obj.get("ply") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(
+            v.as_u64().ok_or_else(|| request(format!("bad `ply` {v}: expected the length of the state's history")))?
+                as usize,
+        ),
+    };
+    match obj.get("action") {
+        Some(Value::String(s)) => Ok((s.clone(), ply)),
+        Some(v) => Err(request(format!("bad `action` {v}: expected an action name such as \"6-4\" or \"pass\""))),
+        None => Err(request("missing `action`: expected {\"action\":NAME}".into())),
+    }
+}

@@ -1,0 +1,277 @@
+//! `bones serve` through a pipe: the JSON-lines bot protocol with small untrained
+//! models written to a temporary folder (`models/texas42`, `models/doubles`).
+
+use bones_env::replay::replay_line;
+use bones_policy::model::PolicyConfig;
+use bones_train::TrainConfig;
+use burn::prelude::*;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+/// A folder holding `models/texas42` and `models/doubles` (tiny random networks).
+fn models(name: &str) -> PathBuf {
+    let root = std::env::temp_dir().join(format!("bones-serve-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    for (game, obs_len, num_actions) in [
+        ("texas42", bones_env::texas42::OBS_LEN_42, bones_env::texas42::actions::NUM_ACTIONS_42),
+        ("doubles", bones_env::doubles::OBS_LEN_DOUBLES, bones_env::doubles::NUM_ACTIONS_DOUBLES),
+    ] {
+        let dir = root.join("models").join(game);
+        std::fs::create_dir_all(&dir).unwrap();
+        let cfg = TrainConfig { game: game.into(), hidden: 16, depth: 1, ..TrainConfig::default() };
+        std::fs::write(dir.join("config.toml"), cfg.to_toml()).unwrap();
+        let model = PolicyConfig::new(obs_len, num_actions).with_hidden(16).with_depth(1).init(&Device::flex());
+        model.save_file(dir.join("model.bpk")).unwrap();
+    }
+    root
+}
+
+struct Bot {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Bot {
+    fn start(cwd: &Path, args: &[&str]) -> Bot {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_bones"))
+            .arg("serve")
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        Bot { child, input, output }
+    }
+
+    /// Sends one line and reads its reply (the server answers line by line).
+    fn ask(&mut self, line: &str) -> Value {
+        writeln!(self.input, "{line}").unwrap();
+        self.input.flush().unwrap();
+        let mut reply = String::new();
+        self.output.read_line(&mut reply).unwrap();
+        serde_json::from_str(&reply).unwrap_or_else(|e| panic!("reply {reply:?} to {line}: {e}"))
+    }
+
+    fn close(self) {
+        let Bot { mut child, input, .. } = self;
+        drop(input);
+        assert!(child.wait().unwrap().success());
+    }
+}
+
+/// The seat to move and the legal actions after `record`, by `bones replay`'s library.
+fn next(record: &Value) -> (u64, Vec<String>) {
+    let (out, ok) = replay_line(&record.to_string(), 1);
+    assert!(ok, "{out}");
+    let n = &out["result"]["next"];
+    let legal = n["legal"].as_array().unwrap().iter().map(|a| a.as_str().unwrap().to_string()).collect();
+    (n["seat"].as_u64().unwrap(), legal)
+}
+
+/// A record after `steps` first-legal actions from a seeded deal.
+fn record_after(mut record: Value, steps: usize) -> Value {
+    for _ in 0..steps {
+        let (_, legal) = next(&record);
+        let actions = record["actions"].as_array_mut().unwrap();
+        actions.push(json!(legal[legal.len() / 2]));
+    }
+    record
+}
+
+/// Checks a good reply: a legal action, a policy over exactly the legal actions summing to 1, a value.
+fn check_reply(reply: &Value, id: Value, legal: &[String]) {
+    assert_eq!(reply["id"], id, "{reply}");
+    assert!(reply.get("error").is_none(), "{reply}");
+    let action = reply["action"].as_str().unwrap();
+    assert!(legal.iter().any(|a| a == action), "{action} not in {legal:?}");
+    let policy = reply["policy"].as_object().unwrap();
+    let mut keys: Vec<&String> = policy.keys().collect();
+    keys.sort();
+    let mut want: Vec<&String> = legal.iter().collect();
+    want.sort();
+    assert_eq!(keys, want);
+    let sum: f64 = policy.values().map(|p| p.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "policy sums to {sum}");
+    assert!(reply["value"].as_f64().unwrap().is_finite());
+}
+
+fn request(id: Value, record: &Value, seat: u64) -> String {
+    json!({ "id": id, "record": record, "seat": seat }).to_string()
+}
+
+#[test]
+fn serve_answers_requests_and_errors_line_by_line() {
+    let root = models("protocol");
+    let mut bot = Bot::start(&root, &[]);
+
+    // Texas 42 bidding, then the play phase.
+    let bidding = json!({"game":"texas42","seed":1,"actions":["pass"]});
+    let (seat, legal) = next(&bidding);
+    let reply = bot.ask(&request(json!(1), &bidding, seat));
+    check_reply(&reply, json!(1), &legal);
+    // Greedy: the action is the most probable one.
+    let policy = reply["policy"].as_object().unwrap();
+    let best = policy.iter().max_by(|a, b| a.1.as_f64().partial_cmp(&b.1.as_f64()).unwrap()).unwrap().0;
+    assert_eq!(reply["action"].as_str().unwrap(), best);
+    assert!(reply.get("warning").is_none(), "{reply}");
+
+    let playing = record_after(json!({"game":"texas42","seed":3,"dealer":2,"actions":[]}), 6);
+    let (seat, legal) = next(&playing);
+    assert!(legal.iter().all(|a| a.contains('-')), "the play phase: {legal:?}");
+    check_reply(&bot.ask(&request(json!("play"), &playing, seat)), json!("play"), &legal);
+
+    // Doubles.
+    let doubles = record_after(json!({"game":"doubles","players":3,"seed":5,"actions":[]}), 4);
+    let (seat, legal) = next(&doubles);
+    let reply = bot.ask(&request(json!(3), &doubles, seat));
+    check_reply(&reply, json!(3), &legal);
+    assert!(reply["warning"].as_str().unwrap().contains("players 3 (model: 4)"), "{reply}");
+
+    // An unparsable line: id null, and the server keeps serving.
+    let reply = bot.ask("this is not JSON");
+    assert_eq!(reply["id"], Value::Null);
+    assert!(reply["error"].as_str().unwrap().contains("malformed JSON"), "{reply}");
+
+    // The wrong seat.
+    let (seat, _) = next(&bidding);
+    let reply = bot.ask(&request(json!(5), &bidding, (seat + 1) % 4));
+    assert_eq!(reply["id"], 5);
+    let msg = reply["error"].as_str().unwrap();
+    assert!(msg.contains(&format!("seat {} is not to move: seat {seat} is", (seat + 1) % 4)), "{msg}");
+
+    // An illegal action in the record names its index, the action and the legal ones.
+    let bad = json!({"game":"texas42","seed":1,"actions":["pass","29"]});
+    let reply = bot.ask(&request(json!(6), &bad, 3));
+    let msg = reply["error"].as_str().unwrap();
+    assert!(msg.contains("action 1 `29`") && msg.contains("pass, 30"), "{msg}");
+    let bad = json!({"game":"texas42","seed":1,"actions":["pass","6-4"]});
+    let msg = bot.ask(&request(json!(7), &bad, 3))["error"].as_str().unwrap().to_string();
+    assert!(msg.contains("action 1 `6-4`: illegal action") && msg.contains("pass, 30"), "{msg}");
+
+    // Missing keys, an unknown game, a finished hand.
+    let reply = bot.ask(&json!({"id": 8, "record": bidding}).to_string());
+    assert!(reply["error"].as_str().unwrap().contains("missing `seat`"), "{reply}");
+    let reply = bot.ask(&request(json!(9), &json!({"game":"chess","seed":1}), 0));
+    assert!(reply["error"].as_str().unwrap().contains("unknown game `chess`"), "{reply}");
+    let mut done = json!({"game":"texas42","seed":4,"actions":[]});
+    loop {
+        let (out, ok) = replay_line(&done.to_string(), 1);
+        assert!(ok);
+        if out["result"]["done"] == true {
+            break;
+        }
+        done = record_after(done, 1);
+    }
+    let reply = bot.ask(&request(json!(10), &done, 0));
+    assert!(reply["error"].as_str().unwrap().contains("is over"), "{reply}");
+
+    // Rules the model was not trained for: served, with a warning.
+    let full = json!({"game":"texas42","rules":{"preset":"full"},"seed":1,"actions":["pass"]});
+    let (seat, legal) = next(&full);
+    let reply = bot.ask(&request(json!(11), &full, seat));
+    check_reply(&reply, json!(11), &legal);
+    assert!(reply["warning"].as_str().unwrap().contains("variants"), "{reply}");
+
+    // Still serving after all the errors.
+    let (seat, legal) = next(&bidding);
+    check_reply(&bot.ask(&request(json!(12), &bidding, seat)), json!(12), &legal);
+    bot.close();
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn sampling_is_deterministic_per_seed_and_a_model_serves_only_its_game() {
+    let root = models("sample");
+    let model = root.join("models").join("texas42");
+    let model = model.to_str().unwrap();
+    let records: Vec<Value> =
+        (0..6).map(|i| record_after(json!({"game":"texas42","seed":10 + i,"actions":[]}), 5 + i as usize)).collect();
+    let run = |args: &[&str]| -> Vec<Value> {
+        let mut bot = Bot::start(&root, args);
+        let mut replies = Vec::new();
+        for round in 0..3 {
+            for (i, r) in records.iter().enumerate() {
+                let (seat, legal) = next(r);
+                let reply = bot.ask(&request(json!([round, i]), r, seat));
+                check_reply(&reply, json!([round, i]), &legal);
+                replies.push(reply);
+            }
+        }
+        // A Texas 42 model does not serve Doubles records.
+        let doubles = json!({"game":"doubles","seed":1,"actions":[]});
+        let (seat, _) = next(&doubles);
+        let reply = bot.ask(&request(json!("d"), &doubles, seat));
+        assert!(reply["error"].as_str().unwrap().contains("is a texas42 policy, not doubles"), "{reply}");
+        bot.close();
+        replies
+    };
+    let a = run(&["--model", model, "--sample", "--seed", "5"]);
+    let b = run(&["--model", model, "--sample", "--seed", "5"]);
+    assert_eq!(a, b);
+    // Sampling differs from greedy somewhere over 18 decisions of a near-uniform policy.
+    let greedy = run(&["--model", model]);
+    let actions = |v: &[Value]| v.iter().map(|r| r["action"].clone()).collect::<Vec<_>>();
+    assert_ne!(actions(&a), actions(&greedy));
+    // Greedy answers repeat the same position the same way.
+    assert_eq!(actions(&greedy[..6]), actions(&greedy[6..12]));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn serve_plays_any_agent_spec_from_the_seat_view() {
+    let root = models("agent");
+    let model = root.join("models").join("texas42");
+    let search = format!("search:worlds=2:pool=4:model={}", model.display());
+    let records: Vec<Value> = (0..3)
+        .map(|i| record_after(json!({"game":"texas42","seed":20 + i,"actions":[]}), 4 + 2 * i as usize))
+        .collect();
+    let doubles = record_after(json!({"game":"doubles","seed":3,"actions":[]}), 2);
+    for spec in ["heuristic", "pimc:worlds=2", search.as_str()] {
+        let run = |extra: &[&str]| -> Vec<Value> {
+            let mut args = vec!["--agent", spec];
+            args.extend_from_slice(extra);
+            let mut bot = Bot::start(&root, &args);
+            let mut actions = Vec::new();
+            for (i, r) in records.iter().enumerate() {
+                let (seat, legal) = next(r);
+                let reply = bot.ask(&request(json!(i), r, seat));
+                assert_eq!(reply["id"], json!(i), "{reply}");
+                let action = reply["action"].as_str().unwrap_or_else(|| panic!("{spec}: {reply}"));
+                assert!(legal.iter().any(|a| a == action), "{spec}: {action} not in {legal:?}");
+                assert!(reply.get("policy").is_none() && reply.get("value").is_none(), "{reply}");
+                actions.push(reply["action"].clone());
+                // The wrong seat is refused.
+                let reply = bot.ask(&request(json!("w"), r, (seat + 1) % 4));
+                assert!(reply["error"].as_str().unwrap().contains("is not to move"), "{reply}");
+            }
+            // Doubles: heuristic and pimc play it; search says it does not.
+            let (seat, legal) = next(&doubles);
+            let reply = bot.ask(&request(json!("d"), &doubles, seat));
+            if spec != search {
+                assert!(legal.iter().any(|a| reply["action"] == json!(a)), "{reply}");
+            } else {
+                assert!(reply["error"].as_str().unwrap().contains("does not play doubles"), "{reply}");
+            }
+            bot.close();
+            actions
+        };
+        // Without a seed every request gets a fresh stream: the same replies again.
+        assert_eq!(run(&[]), run(&[]), "{spec}");
+        assert_eq!(run(&["--seed", "3"]), run(&["--seed", "3"]), "{spec}");
+    }
+    // A bad spec is a usage error before any request.
+    let out = Command::new(env!("CARGO_BIN_EXE_bones"))
+        .args(["serve", "--agent", "search:worlds=0"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`worlds` must be"), "{out:?}");
+    let _ = std::fs::remove_dir_all(&root);
+}

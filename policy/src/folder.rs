@@ -1,0 +1,296 @@
+//! Model and checkpoint folders: what they hold and how to read them.
+//!
+//! ```text
+//! models/texas42/                       model.bpk  config.toml  model.json  model.onnx  ...
+//! runs/NAME/checkpoints/update-000120/  model.bpk  optim.bpk  state.json  config.toml
+//! runs/NAME/checkpoints/latest          "update-000120"
+//! runs/NAME/checkpoints/best            "update-000100" (best evaluation so far)
+//! ```
+//!
+//! `config.toml` is the training run's whole config (bones-train's
+//! `TrainConfig`); a folder is read here through [`ModelConfig`], the part of
+//! it that says which network this is and what it was trained to play.
+//! Writing checkpoints is the trainer's (`bones_train::checkpoint`).
+
+use crate::model::{Policy, PolicyConfig};
+use bones_env::{registry, AnyGame, GameError, RewardMode};
+use burn::prelude::*;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::path::{Path, PathBuf};
+
+/// Why a model or checkpoint folder could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// File system trouble.
+    #[error("checkpoint {path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// burn could not write or read the weights or optimizer state.
+    #[error("checkpoint {path}: {message}")]
+    Record {
+        /// The path.
+        path: String,
+        /// What burn said.
+        message: String,
+    },
+    /// A file is not what a checkpoint holds.
+    #[error("checkpoint {path}: {message}")]
+    Format {
+        /// The path.
+        path: String,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+/// The error of an I/O failure at `path`.
+pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
+    move |source| CheckpointError::Io { path: path.display().to_string(), source }
+}
+
+/// Counters of a run, restored by `--resume` and kept in `model.json`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunState {
+    /// Updates done.
+    pub update: u64,
+    /// Self-play hands finished.
+    pub hands: u64,
+    /// Self-play decisions taken.
+    pub decisions: u64,
+    /// Wall seconds spent so far.
+    pub seconds: f64,
+    /// Best evaluation score so far (the [`BEST_EVAL`] value), if any.
+    pub best_eval: Option<f32>,
+    /// Latest evaluation: name → value, in the order evaluated (read one with [`RunState::eval`]).
+    pub last_eval: Vec<(String, f32)>,
+}
+
+/// The evaluation that ranks checkpoints (`best`): the win rate against the heuristic player.
+pub const BEST_EVAL: &str = "win_rate_vs_heuristic";
+
+impl RunState {
+    /// The latest evaluation's value of `name` (`win_rate_vs_random`,
+    /// `reward_per_hand_vs_heuristic`, …), if it was evaluated.
+    pub fn eval(&self, name: &str) -> Option<f32> {
+        self.last_eval.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+}
+
+/// Default width of the hidden layers (the trainer's default too).
+pub const DEFAULT_HIDDEN: usize = 256;
+/// Default number of hidden layers (the trainer's default too).
+pub const DEFAULT_DEPTH: usize = 2;
+
+/// What a folder's `config.toml` says about its network: the game it plays,
+/// its shape and the reward its value head estimates. The other keys of the
+/// file (the training hyperparameters) are the trainer's and are ignored here.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ModelConfig {
+    /// The game's registry name.
+    pub game: String,
+    /// Players (for games played by several counts).
+    pub players: u8,
+    /// The rules trained under: a preset name or a JSON rules object.
+    pub rules: String,
+    /// The hand reward the value head estimates.
+    #[serde(with = "reward_mode")]
+    pub reward: RewardMode,
+    /// The factor the rewards were multiplied by.
+    pub reward_scale: f32,
+    /// Width of the hidden layers.
+    pub hidden: usize,
+    /// Number of hidden layers.
+    pub depth: usize,
+}
+
+impl Default for ModelConfig {
+    fn default() -> Self {
+        ModelConfig {
+            game: "texas42".into(),
+            players: 4,
+            rules: "standard".into(),
+            reward: RewardMode::Marks,
+            reward_scale: 1.0,
+            hidden: DEFAULT_HIDDEN,
+            depth: DEFAULT_DEPTH,
+        }
+    }
+}
+
+impl ModelConfig {
+    /// The game the network plays, through the registry: `game` under `rules`
+    /// with `players`, its hand rewards shaped by `reward`.
+    pub fn game(&self) -> Result<AnyGame, GameError> {
+        // `players` matters only to games played by several counts (Doubles).
+        let several = registry::entry(&self.game).is_some_and(|g| g.players.len() > 1);
+        let game = AnyGame::from_rules_text(&self.game, &self.rules, several.then_some(usize::from(self.players)))?;
+        Ok(game.with_reward(self.reward))
+    }
+
+    /// The network's shape for a game's observation and action lengths.
+    pub fn policy(&self, obs_len: usize, num_actions: usize) -> PolicyConfig {
+        PolicyConfig::new(obs_len, num_actions).with_hidden(self.hidden).with_depth(self.depth)
+    }
+}
+
+/// Serde adapter for `reward`: [`RewardMode`] as `marks`, `points` or `marks+points`.
+pub mod reward_mode {
+    use super::*;
+
+    /// Every mode with its name in config files.
+    pub const NAMES: [(RewardMode, &str); 3] =
+        [(RewardMode::Marks, "marks"), (RewardMode::Points, "points"), (RewardMode::MarksAndPoints, "marks+points")];
+
+    /// The name of `mode` in config files.
+    pub fn name(mode: RewardMode) -> &'static str {
+        NAMES.iter().find(|(m, _)| *m == mode).map(|(_, n)| *n).expect("every reward mode has a name")
+    }
+
+    /// Writes the mode's name.
+    pub fn serialize<S: Serializer>(mode: &RewardMode, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(name(*mode))
+    }
+
+    /// Reads a mode's name; anything else is an error naming the choices.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RewardMode, D::Error> {
+        let s = String::deserialize(d)?;
+        NAMES
+            .iter()
+            .find(|(_, n)| *n == s)
+            .map(|(m, _)| *m)
+            .ok_or_else(|| serde::de::Error::custom(bad_choice("reward", &s, &NAMES.map(|(_, n)| n))))
+    }
+}
+
+/// The error for a string key outside its choices: names the key, the value and the choices.
+pub fn bad_choice(key: &str, value: &str, expected: &[&str]) -> String {
+    let expected: Vec<String> = expected.iter().map(|e| format!("\"{e}\"")).collect();
+    let expected = match expected.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => expected.join(""),
+    };
+    format!("`{key}` must be {expected}, not \"{value}\"")
+}
+
+/// Writes `bytes` to `path` atomically (a temporary file, then a rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// The folder a pointer file (`latest`, `best`) under `root` names, if any.
+pub fn pointer(root: &Path, which: &str) -> Option<String> {
+    std::fs::read_to_string(root.join(which)).ok().map(|s| s.trim().to_string())
+}
+
+/// The newest checkpoint folder under `root`, if any.
+pub fn latest(root: &Path) -> Option<PathBuf> {
+    pointer(root, "latest").map(|n| root.join(n)).filter(|p| p.is_dir())
+}
+
+/// The best checkpoint folder under `root`, if any.
+pub fn best(root: &Path) -> Option<PathBuf> {
+    pointer(root, "best").map(|n| root.join(n)).filter(|p| p.is_dir())
+}
+
+/// The text of the `config.toml` beside a network.
+pub fn config_text(dir: &Path) -> Result<String, CheckpointError> {
+    let cfg_path = dir.join("config.toml");
+    std::fs::read_to_string(&cfg_path).map_err(io(&cfg_path))
+}
+
+/// Reads what the `config.toml` beside a network (a checkpoint or a model folder) says about it.
+pub fn read_model_config(dir: &Path) -> Result<ModelConfig, CheckpointError> {
+    let cfg_path = dir.join("config.toml");
+    let format = |message: String| CheckpointError::Format { path: cfg_path.display().to_string(), message };
+    let cfg: ModelConfig =
+        toml::from_str(&config_text(dir)?).map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
+    cfg.game().map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
+    Ok(cfg)
+}
+
+/// Reads a checkpoint's counters (`state.json`).
+pub fn read_run_state(dir: &Path) -> Result<RunState, CheckpointError> {
+    let state_path = dir.join("state.json");
+    let text = std::fs::read_to_string(&state_path).map_err(io(&state_path))?;
+    serde_json::from_str(&text)
+        .map_err(|e| CheckpointError::Format { path: state_path.display().to_string(), message: e.to_string() })
+}
+
+/// Loads the network in `dir` (a checkpoint or a model folder; its shape from `config.toml`) onto `device`.
+pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
+    let cfg = read_model_config(dir)?;
+    load_weights(cfg.policy(obs_len, num_actions).init(device), &dir.join("model.bpk"))
+}
+
+/// Loads the weights in `path` into a freshly initialised `module`.
+pub fn load_weights<M: Module>(module: M, path: &Path) -> Result<M, CheckpointError> {
+    module
+        .try_load_file(path)
+        .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_state_reads_evaluations_by_name_in_the_saved_format() {
+        // `state.json` as checkpoints have always written it: `last_eval` is a
+        // list of [name, value] pairs.
+        let saved = r#"{
+  "update": 14,
+  "hands": 126,
+  "decisions": 1792,
+  "seconds": 1.5,
+  "best_eval": 0.25,
+  "last_eval": [
+    [
+      "win_rate_vs_random",
+      0.75
+    ],
+    [
+      "reward_per_hand_vs_random",
+      1.5
+    ],
+    [
+      "win_rate_vs_heuristic",
+      0.25
+    ],
+    [
+      "reward_per_hand_vs_heuristic",
+      -0.5
+    ]
+  ]
+}"#;
+        let state: RunState = serde_json::from_str(saved).unwrap();
+        assert_eq!(state.eval("win_rate_vs_random"), Some(0.75));
+        assert_eq!(state.eval("reward_per_hand_vs_heuristic"), Some(-0.5));
+        assert_eq!(state.eval(BEST_EVAL), Some(0.25));
+        assert_eq!(state.eval("win_rate_vs_nobody"), None);
+        assert_eq!(RunState::default().eval(BEST_EVAL), None);
+        assert_eq!(String::from_utf8(serde_json::to_vec_pretty(&state).unwrap()).unwrap(), saved);
+    }
+
+    #[test]
+    fn the_shipped_models_configs_read_as_model_configs() {
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        for name in bones_env::GAMES.map(|g| g.name) {
+            let cfg = read_model_config(&models.join(name)).unwrap();
+            assert_eq!(cfg.game, name);
+            assert!(cfg.hidden >= 1 && cfg.depth >= 1);
+        }
+    }
+
+    #[test]
+    fn a_bad_reward_in_a_model_config_names_the_choices() {
+        let e = toml::from_str::<ModelConfig>("reward = \"goals\"").unwrap_err().to_string();
+        assert!(e.contains("`reward` must be \"marks\", \"points\" or \"marks+points\", not \"goals\""), "{e}");
+    }
+}

@@ -1,0 +1,21 @@
+//! bones-policy: a trained Bones policy and everything that runs it outside
+//! the trainer (the `bones` program, the Python package, other front ends).
+//!
+//! - [`model`]: the policy/value network ([`model::PolicyConfig`], [`model::Policy`]).
+//! - [`sparse`]: the input layer from the observation's non-zero entries (CPU).
+//! - [`inference`]: batched masked decisions ([`inference::Actor`], [`inference::decide`]).
+//! - [`folder`]: model and checkpoint folders and how to read them.
+//! - [`agent`]: a trained policy as an agent (`model:PATH`), and the agent
+//!   factory of the tools ([`agent::factory`]).
+//! - [`export`]: model folders for other front ends (ONNX, safetensors, model.json).
+
+#![warn(missing_docs)]
+
+pub mod agent;
+pub mod export;
+pub mod folder;
+pub mod inference;
+pub mod model;
+pub mod sparse;
+
+pub use agent::{factory, PolicyAgent};
