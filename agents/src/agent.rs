@@ -5,8 +5,11 @@
 //! only that view: the seat's own dominoes plus the public information of the
 //! game and the legal actions (see [`bones_env::SeatView`]).
 
-use bones_env::Action;
+use bones_env::{Action, Game, GameState};
 use rand_chacha::ChaCha8Rng;
+
+/// The seat-view type of a game's states (what that game's agents act from).
+pub type ViewOf<G> = <<G as Game>::State as GameState>::View;
 
 /// The random stream an agent may draw from (seeded by the driver, so a game is
 /// reproducible from its seed).

@@ -39,8 +39,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::agent::{Agent, AgentRng};
-use crate::factory::{AgentFactory, ViewOf};
+use crate::agent::{Agent, AgentRng, ViewOf};
+use crate::factory::AgentFactory;
 use crate::spec::{AgentSpec, SpecError};
 use bones_env::{DealOutcome, Episode, Game, GameState};
 use rand::SeedableRng;

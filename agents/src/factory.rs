@@ -22,79 +22,17 @@
 //! ```
 
 use std::any::Any;
-use std::path::{Path, PathBuf};
 
-use crate::agent::{Agent, AgentRng};
+use crate::agent::{Agent, ViewOf};
 use crate::heuristic::doubles::{DoublesHeuristic, HighestAgent};
 use crate::heuristic::texas42::Texas42Heuristic;
 use crate::pimc::doubles::DoublesPimc;
 use crate::pimc::PimcAgent;
+use crate::policy::{ObservingAgent, PolicyLoader};
 use crate::random::RandomAgent;
-use crate::search::SearchAgent;
+use crate::search::{SearchAgent, SearchSettings};
 use crate::spec::{AgentSpec, SpecError};
-use bones_env::{Action, ActionMask, Doubles, DoublesView, Game, GameState, SeatView, Texas42, Texas42View};
-
-/// The seat-view type of a game's states.
-pub type ViewOf<G> = <<G as Game>::State as GameState>::View;
-
-/// A trained policy for one game's encoding: it decides from an observation
-/// vector and the legal actions.
-pub trait Policy: Send {
-    /// Chooses a legal action for observation `obs`.
-    fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action;
-
-    /// The raw action scores of a batch: `obs` holds `rows` observations one
-    /// after another; the result holds `rows` rows of `num_actions` logits (the
-    /// policy is the softmax of a row over the legal actions). The `search`
-    /// agent reads them to weigh its sampled worlds.
-    fn logits(&mut self, obs: &[f32], rows: usize) -> Vec<f32>;
-}
-
-/// The probability of `action` under the softmax of `logits` over `legal`.
-pub fn legal_prob(logits: &[f32], legal: ActionMask, action: Action) -> f32 {
-    let max = legal.iter().map(|a| logits[a]).fold(f32::NEG_INFINITY, f32::max);
-    let z: f32 = legal.iter().map(|a| (logits[a] - max).exp()).sum();
-    if legal.contains(action) {
-        (logits[action] - max).exp() / z
-    } else {
-        0.0
-    }
-}
-
-/// Loads trained policies for `model:PATH` specs.
-pub trait PolicyLoader: Sync {
-    /// The policy at `path`, which must have been trained for `game` with that
-    /// observation length and action count; the reason when it cannot be loaded.
-    fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String>;
-
-    /// The shipped model of `game` (the policy `search` uses without
-    /// `model=PATH`), if this loader knows one.
-    fn shipped(&self, game: &str) -> Option<PathBuf> {
-        let _ = game;
-        None
-    }
-}
-
-/// A policy acting for a seat: it writes the seat view's observation and asks
-/// the policy.
-pub struct ObservingAgent {
-    policy: Box<dyn Policy>,
-    obs: Vec<f32>,
-}
-
-impl ObservingAgent {
-    /// `policy` for observations of `obs_len` floats.
-    pub fn new(policy: Box<dyn Policy>, obs_len: usize) -> ObservingAgent {
-        ObservingAgent { policy, obs: vec![0.0; obs_len] }
-    }
-}
-
-impl<V: SeatView> Agent<V> for ObservingAgent {
-    fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
-        view.observe(&mut self.obs);
-        self.policy.decide(&self.obs, view.legal(), rng)
-    }
-}
+use bones_env::{Doubles, DoublesView, Game, Texas42, Texas42View};
 
 /// Builds agents from specs; `model:PATH` goes through the loader it was given.
 #[derive(Clone, Copy, Default)]
@@ -157,7 +95,7 @@ impl<'a> AgentFactory<'a> {
                     .load(&path, game.name(), game.obs_len(), game.num_actions())
                     .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
                 let agent: Box<dyn Agent<Texas42View>> =
-                    Box::new(SearchAgent::new(policy, options.settings(), game.obs_len()));
+                    Box::new(SearchAgent::new(policy, SearchSettings::from(options), game.obs_len()));
                 Ok(cast(agent))
             }
             _ => game_agent(spec, game),

@@ -2,6 +2,7 @@
 //!
 //! - [`agent`]: the [`Agent`] trait (an agent acts from one seat's view only).
 //! - [`spec`]: agent specs (`random`, `heuristic`, `highest`, `pimc[:worlds=N]`, `search[:…]`, `model:PATH`).
+//! - [`policy`]: trained policies as agents use them ([`Policy`], [`PolicyLoader`]).
 //! - [`factory`]: builds the agent of a spec for any game; trained policies come
 //!   from a [`PolicyLoader`] the caller passes in.
 //! - [`random`], [`heuristic`]: baselines; [`solver`]: the exact open-hand solver
@@ -18,17 +19,19 @@ pub mod arena;
 pub mod factory;
 pub mod heuristic;
 pub mod pimc;
+pub mod policy;
 pub mod random;
 pub mod report;
 pub mod search;
 pub mod solver;
 pub mod spec;
 
-pub use agent::{Agent, AgentRng};
+pub use agent::{Agent, AgentRng, ViewOf};
 pub use arena::{
     evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
 };
-pub use factory::{legal_prob, AgentFactory, ObservingAgent, Policy, PolicyLoader, ViewOf};
+pub use factory::AgentFactory;
+pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
 pub use search::{SearchAgent, SearchSettings};
 pub use solver::Solver;
 pub use spec::{AgentSpec, SearchOptions, SpecError};

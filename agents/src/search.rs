@@ -39,8 +39,9 @@ use bones_env::{Action, ActionMask, SeatView, Texas42View};
 use rand::Rng;
 
 use crate::agent::{Agent, AgentRng};
-use crate::factory::{legal_prob, Policy};
 use crate::pimc::{public_actions, PimcAgent, WorldSampler};
+use crate::policy::{legal_prob, Policy};
+use crate::spec::{SearchOptions, DEFAULT_SEARCH_WORLDS};
 
 /// The settings of a [`SearchAgent`] (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -63,12 +64,26 @@ pub struct SearchSettings {
 impl Default for SearchSettings {
     fn default() -> Self {
         SearchSettings {
-            worlds: crate::spec::DEFAULT_SEARCH_WORLDS,
-            pool: 4 * crate::spec::DEFAULT_SEARCH_WORLDS,
+            worlds: DEFAULT_SEARCH_WORLDS,
+            pool: 4 * DEFAULT_SEARCH_WORLDS,
             policy_bidding: true,
             weighted: true,
             floor: 0.02,
             candidate_ratio: 0.25,
+        }
+    }
+}
+
+impl From<&SearchOptions> for SearchSettings {
+    /// The settings a parsed `search:…` spec asks for (the other fields at
+    /// their defaults).
+    fn from(o: &SearchOptions) -> SearchSettings {
+        SearchSettings {
+            worlds: o.worlds,
+            pool: o.pool.max(o.worlds),
+            policy_bidding: o.policy_bidding,
+            weighted: o.weighted,
+            ..SearchSettings::default()
         }
     }
 }

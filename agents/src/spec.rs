@@ -4,8 +4,13 @@
 //! `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]`
 //! (Texas 42), `model:PATH`. Options follow the name, each after a `:` (a `,`
 //! separates the agents of a list); `model=PATH` takes the rest of the spec, so a
-//! path may hold `:`. [`AgentSpec`] parses and prints them; [`crate::factory::AgentFactory`] builds the agent of a
-//! spec for a game.
+//! path may hold `:`. [`AgentSpec`] parses and prints them.
+//!
+//! A spec is plain data: this module uses nothing else of the crate, and the
+//! modules that act on a spec depend on it, never the other way round
+//! ([`crate::factory::AgentFactory`] builds the agent of a spec for a game;
+//! [`crate::search::SearchSettings`] is made `from` the parsed
+//! [`SearchOptions`]).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -42,7 +47,8 @@ pub enum AgentSpec {
     },
 }
 
-/// The options of `search` (see [`crate::search`]).
+/// The options of `search` (see [`crate::search`]; its agent's settings are
+/// `SearchSettings::from(&options)`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Worlds solved per decision.
@@ -75,17 +81,6 @@ impl Default for SearchOptions {
 }
 
 impl SearchOptions {
-    /// The agent settings these options ask for.
-    pub fn settings(&self) -> crate::search::SearchSettings {
-        crate::search::SearchSettings {
-            worlds: self.worlds,
-            pool: self.pool.max(self.worlds),
-            policy_bidding: self.policy_bidding,
-            weighted: self.weighted,
-            ..crate::search::SearchSettings::default()
-        }
-    }
-
     fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
         let mut o = SearchOptions::default();
         let mut pool = None;

@@ -1,0 +1,72 @@
+//! Trained policies as agents see them: the [`Policy`] trait (an observation in,
+//! an action or the raw scores out), the [`PolicyLoader`] that `model:PATH` and
+//! `search` specs load them through, and [`ObservingAgent`], a policy playing a
+//! seat from its view's observation.
+//!
+//! This crate has no network library: the trainer's crates implement
+//! [`Policy`] and [`PolicyLoader`], and [`crate::factory`] and [`crate::search`]
+//! use them.
+
+use std::path::{Path, PathBuf};
+
+use crate::agent::{Agent, AgentRng};
+use bones_env::{Action, ActionMask, SeatView};
+
+/// A trained policy for one game's encoding: it decides from an observation
+/// vector and the legal actions.
+pub trait Policy: Send {
+    /// Chooses a legal action for observation `obs`.
+    fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action;
+
+    /// The raw action scores of a batch: `obs` holds `rows` observations one
+    /// after another; the result holds `rows` rows of `num_actions` logits (the
+    /// policy is the softmax of a row over the legal actions). The `search`
+    /// agent reads them to weigh its sampled worlds.
+    fn logits(&mut self, obs: &[f32], rows: usize) -> Vec<f32>;
+}
+
+/// The probability of `action` under the softmax of `logits` over `legal`.
+pub fn legal_prob(logits: &[f32], legal: ActionMask, action: Action) -> f32 {
+    let max = legal.iter().map(|a| logits[a]).fold(f32::NEG_INFINITY, f32::max);
+    let z: f32 = legal.iter().map(|a| (logits[a] - max).exp()).sum();
+    if legal.contains(action) {
+        (logits[action] - max).exp() / z
+    } else {
+        0.0
+    }
+}
+
+/// Loads trained policies for `model:PATH` specs.
+pub trait PolicyLoader: Sync {
+    /// The policy at `path`, which must have been trained for `game` with that
+    /// observation length and action count; the reason when it cannot be loaded.
+    fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String>;
+
+    /// The shipped model of `game` (the policy `search` uses without
+    /// `model=PATH`), if this loader knows one.
+    fn shipped(&self, game: &str) -> Option<PathBuf> {
+        let _ = game;
+        None
+    }
+}
+
+/// A policy acting for a seat: it writes the seat view's observation and asks
+/// the policy.
+pub struct ObservingAgent {
+    policy: Box<dyn Policy>,
+    obs: Vec<f32>,
+}
+
+impl ObservingAgent {
+    /// `policy` for observations of `obs_len` floats.
+    pub fn new(policy: Box<dyn Policy>, obs_len: usize) -> ObservingAgent {
+        ObservingAgent { policy, obs: vec![0.0; obs_len] }
+    }
+}
+
+impl<V: SeatView> Agent<V> for ObservingAgent {
+    fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
+        view.observe(&mut self.obs);
+        self.policy.decide(&self.obs, view.legal(), rng)
+    }
+}
