@@ -42,6 +42,7 @@ use std::time::Instant;
 use crate::agent::{Agent, AgentRng, ViewOf};
 use crate::factory::AgentFactory;
 use crate::spec::{AgentSpec, SpecError};
+use bones_env::seed::splitmix64;
 use bones_env::{DealOutcome, Episode, Game, GameState};
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
@@ -287,13 +288,12 @@ pub fn ratio_ci(groups: &[(f64, f64)], z: f64) -> Estimate {
 // ---------------------------------------------------------------------------
 // Seeds and the worker pool
 
-/// SplitMix64 finaliser: a fixed, well-mixed function of its input.
+/// One SplitMix64 step from state `x` ([`bones_env::seed::splitmix64`]): a
+/// fixed, well-mixed function of its input.
 #[inline]
 pub fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let mut state = x;
+    splitmix64(&mut state)
 }
 
 /// The seed of deal `i` under base seed `seed`.
@@ -831,6 +831,22 @@ mod tests {
         // Unequal weights: the pooled ratio.
         let r = ratio_ci(&[(3.0, 1.0), (3.0, 3.0)], Z95);
         assert!((r.mean - 1.5).abs() < 1e-12 && r.lo < 1.5 && r.hi > 1.5);
+    }
+
+    #[test]
+    fn mix_is_the_splitmix64_step_it_always_was() {
+        // Values of the finaliser arena.rs carried before it used bones_env::seed
+        // (every deal seed and agent stream is made of them).
+        let pinned: [(u64, u64); 5] = [
+            (0, 0xE220_A839_7B1D_CDAF),
+            (1, 0x910A_2DEC_8902_5CC1),
+            (0x5EED, 0x09F1_FD9D_03F0_A9B4),
+            (0xA6E7, 0x8E66_8EB8_7CBF_63F0),
+            (u64::MAX, 0xE4D9_7177_1B65_2C20),
+        ];
+        for (x, y) in pinned {
+            assert_eq!(mix(x), y, "mix({x:#x})");
+        }
     }
 
     #[test]
