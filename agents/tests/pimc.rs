@@ -6,8 +6,8 @@
 //! `heuristic` (figures printed; run with `--nocapture`).
 //!
 //! ```text
-//! cargo test -p bones-agents --release --test pimc -- --nocapture
-//! cargo test -p bones-agents --release --test pimc -- --ignored --nocapture   # timing per decision
+//! cargo test -p bones-agents --release --test main -- pimc:: --nocapture
+//! cargo test -p bones-agents --release --test main -- pimc:: --ignored --nocapture   # timing per decision
 //! ```
 
 use std::collections::HashMap;

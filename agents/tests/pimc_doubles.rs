@@ -6,7 +6,7 @@
 //! (figures printed; run with `--nocapture`).
 //!
 //! ```text
-//! cargo test -p bones-agents --release --test pimc_doubles -- --nocapture
+//! cargo test -p bones-agents --release --test main -- pimc_doubles:: --nocapture
 //! ```
 
 use std::collections::HashMap;

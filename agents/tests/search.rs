@@ -6,7 +6,7 @@
 //! other seat did so.
 //!
 //! ```text
-//! cargo test -p bones-agents --release --test search -- --nocapture
+//! cargo test -p bones-agents --release --test main -- search:: --nocapture
 //! ```
 
 use bones_agents::pimc::{public_actions, replay, Constraints};

@@ -1,0 +1,10 @@
+//! The integration tests of bones-agents, one binary (each former test file a
+//! module; run one with `cargo test -p bones-agents --test main -- pimc::`).
+
+mod agents_arena;
+mod pimc;
+mod pimc_doubles;
+mod search;
+mod shards;
+mod solver;
+mod view_observation;
