@@ -5,6 +5,9 @@
 //! - [`policy`]: trained policies as agents use them ([`Policy`], [`PolicyLoader`]).
 //! - [`factory`]: builds the agent of a spec for any game; trained policies come
 //!   from a [`PolicyLoader`] the caller passes in.
+//! - [`table`]: the seat driver: a game with agents in some seats and outside
+//!   players (a person, Python, a protocol client) in the others; it plays the
+//!   agents until an outside seat must move.
 //! - [`random`], [`heuristic`]: baselines; [`solver`]: the exact open-hand solver
 //!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
 //!   over sampled worlds; [`search`]: a trained policy and the solver together
@@ -25,6 +28,7 @@ pub mod report;
 pub mod search;
 pub mod solver;
 pub mod spec;
+pub mod table;
 
 pub use agent::{Agent, AgentRng, ViewOf};
 pub use arena::{
@@ -35,3 +39,4 @@ pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
 pub use search::{SearchAgent, SearchSettings};
 pub use solver::Solver;
 pub use spec::{AgentSpec, SearchOptions, SpecError};
+pub use table::{AgentError, Bare, Board, DecideError, Played, Seats, Table, TableError};

@@ -7,4 +7,5 @@ mod pimc_doubles;
 mod search;
 mod shards;
 mod solver;
+mod table;
 mod view_observation;
