@@ -12,7 +12,7 @@ use anyhow::{anyhow, Result};
 use bones_agents::spec::VALID_SPECS;
 use bones_agents::{Agent, AgentRng, AgentSpec, SpecError, ViewOf};
 use bones_env::rules::DoublesRules;
-use bones_env::{AnyGame, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
+use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, GameState, Texas42, Texas42Record, Texas42Rules};
 use bones_policy::agent::factory;
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
@@ -160,16 +160,9 @@ fn play_texas42(args: &PlayArgs, game: Texas42, seed: u64) -> Result<i32> {
     }
     let state = game.from_seed(0, seed, Episode::Game);
     let record = move |actions: &[String]| {
-        let mut r = Map::new();
-        r.insert("game".into(), json!("texas42"));
         let diff = rules_diff(&rules);
-        if !diff.is_empty() {
-            r.insert("rules".into(), Value::Object(diff));
-        }
-        r.insert("seed".into(), json!(seed));
-        r.insert("episode".into(), json!("game"));
-        r.insert("actions".into(), json!(actions));
-        Value::Object(r)
+        let seeded = Texas42Record::seeded(&game, seed, Episode::Game, actions.to_vec());
+        Texas42Record { rules: (!diff.is_empty()).then_some(Value::Object(diff)), ..seeded }.to_json()
     };
     let unit = if rules.scoring == bones_env::Scoring::Points { "game points" } else { "marks" };
     let intro = format!(
@@ -212,20 +205,14 @@ fn play_doubles(args: &PlayArgs, game: Doubles, seed: u64) -> Result<i32> {
     }
     let state = game.new_state(seed, Episode::Game);
     let record = move |actions: &[String]| {
-        let mut r = Map::new();
-        r.insert("game".into(), json!("doubles"));
-        r.insert("players".into(), json!(players));
-        let mut rj = rules.to_json();
-        if let Some(o) = rj.as_object_mut() {
+        // `players` on its own, the other rules only where they differ from the defaults.
+        let mut rest = rules.to_json();
+        if let Some(o) = rest.as_object_mut() {
             o.remove("players");
         }
-        if (DoublesRules { players, ..rules }) != (DoublesRules { players, ..DoublesRules::default() }) {
-            r.insert("rules".into(), rj);
-        }
-        r.insert("seed".into(), json!(seed));
-        r.insert("episode".into(), json!("game"));
-        r.insert("actions".into(), json!(actions));
-        Value::Object(r)
+        let changed = (DoublesRules { players, ..rules }) != (DoublesRules { players, ..DoublesRules::default() });
+        let seeded = DoublesRecord::seeded(&game, seed, Episode::Game, actions.to_vec());
+        DoublesRecord { players: Some(players), rules: changed.then_some(rest), ..seeded }.to_json()
     };
     let intro = format!(
         "Doubles, {players} players, first to {} points. Seed {seed} (play these deals again with --seed {seed}).\n\

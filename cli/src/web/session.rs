@@ -13,6 +13,7 @@ use super::table;
 use bones_agents::{Agent, AgentFactory, AgentRng, AgentSpec, PolicyLoader, ViewOf};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
+use bones_env::replay::GameRecord;
 use bones_env::{Action, DealOutcome, Episode, Game, GameState};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
@@ -313,18 +314,11 @@ impl<G: Game> Play<G> {
 
     /// The record of the game so far (it names the seed: shown only at the end).
     fn record(&self) -> Value {
-        let actions: Vec<&str> = self.history.iter().map(|&(_, a)| self.game.action_name(a)).collect();
-        let episode = match self.episode {
-            Episode::Game => "game",
-            Episode::Hand => "hand",
-        };
-        json!({
-            "game": self.game.name(),
-            "rules": self.game.rules_json(),
-            "seed": self.seed,
-            "episode": episode,
-            "actions": actions,
-        })
+        let actions = self.history.iter().map(|&(_, a)| self.game.action_name(a).to_string()).collect();
+        match GameRecord::seeded(&self.game, self.seed, self.episode, actions) {
+            Ok(record) => record.to_json(),
+            Err(e) => json!({ "error": e.to_string() }),
+        }
     }
 }
 
