@@ -10,9 +10,9 @@ use crate::terminal::texas42::Texas42Screen;
 use crate::terminal::{Screen, StateOf};
 use anyhow::{anyhow, Result};
 use bones_agents::spec::VALID_SPECS;
-use bones_agents::{Agent, AgentRng, AgentSpec, SpecError, ViewOf};
+use bones_agents::{Agent, AgentRng, AgentSpec, Bare, Seats, SpecError, Table};
 use bones_env::rules::DoublesRules;
-use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, GameState, Texas42, Texas42Record, Texas42Rules};
+use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules};
 use bones_policy::agent::factory;
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
@@ -292,14 +292,12 @@ fn save(path: Option<&Path>, record: &Value) -> Result<()> {
     Ok(())
 }
 
-/// The bot of each seat (`None` at the person's).
-type Bots<V> = Vec<Option<Box<dyn Agent<V>>>>;
-
-/// The game loop: bots act from their seat's view, the person answers prompts.
+/// The game loop: the bots act from their seat's view at the table, the
+/// person answers prompts; every action is told as it happens.
 fn play_loop<S: Screen>(
     screen: &S,
-    mut state: StateOf<S>,
-    mut bots: Bots<ViewOf<S::Game>>,
+    state: StateOf<S>,
+    bots: Seats<S::Game>,
     seed: u64,
     intro: &str,
     record: impl Fn(&[String]) -> Value,
@@ -310,41 +308,50 @@ fn play_loop<S: Screen>(
         return usage(e);
     }
     let game = screen.game();
-    let mut rng = AgentRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x706C_6179);
-    let mut actions: Vec<String> = Vec::new();
+    let rng = AgentRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x706C_6179);
+    let mut table = Table::new(Bare::new(game.clone(), state), bots, rng);
+    let actions =
+        |table: &Table<S::Game>| -> Vec<String> { table.action_names().into_iter().map(String::from).collect() };
     let mut term = Term { out: std::io::stdout(), broken: false };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     term.say(intro);
-    while let Some(seat) = state.current_seat() {
-        let a = if seat == screen.human() {
-            save(save_to, &record(&actions))?;
-            match ask(screen, &state, &mut term, &mut input) {
-                Reply::Act(a) => a,
-                Reply::Quit | Reply::Eof => {
-                    save(save_to, &record(&actions))?;
-                    term.say("\n");
-                    term.say(&screen.finished(&state));
-                    if let Some(p) = save_to {
-                        term.say(&format!("Saved the game so far to {} (`bones replay` reads it).\n", p.display()));
-                    }
-                    return Ok(0);
+    loop {
+        let told = table.advance_with(|p| term.say(&screen.event(p.before, p.after, p.seat, p.action)));
+        if let Err(e) = told {
+            save(save_to, &record(&actions(&table)))?;
+            let name = game.action_name(e.action);
+            return Err(anyhow!("{} chose `{name}`, which is not legal: {}", screen.seat_name(e.seat), e.refusal));
+        }
+        if table.outside_to_move().is_none() {
+            break;
+        }
+        save(save_to, &record(&actions(&table)))?;
+        match ask(screen, table.state(), &mut term, &mut input) {
+            Reply::Act(a) => {
+                let told = table.apply_with(a, |p| term.say(&screen.event(p.before, p.after, p.seat, p.action)));
+                if let Err(e) = told {
+                    save(save_to, &record(&actions(&table)))?;
+                    let name = game.action_name(a);
+                    return Err(anyhow!(
+                        "{} chose `{name}`, which is not legal: {e}",
+                        screen.seat_name(screen.human())
+                    ));
                 }
             }
-        } else {
-            let bot = bots.get_mut(seat).and_then(|b| b.as_mut()).ok_or_else(|| anyhow!("no bot at seat {seat}"))?;
-            bot.act(&state.view(seat), &mut rng)
-        };
-        let before = state.clone();
-        if let Err(e) = state.apply(a) {
-            save(save_to, &record(&actions))?;
-            return Err(anyhow!("{} chose `{}`, which is not legal: {e}", screen.seat_name(seat), game.action_name(a)));
+            Reply::Quit | Reply::Eof => {
+                save(save_to, &record(&actions(&table)))?;
+                term.say("\n");
+                term.say(&screen.finished(table.state()));
+                if let Some(p) = save_to {
+                    term.say(&format!("Saved the game so far to {} (`bones replay` reads it).\n", p.display()));
+                }
+                return Ok(0);
+            }
         }
-        actions.push(game.action_name(a).to_string());
-        term.say(&screen.event(&before, &state, seat, a));
     }
-    save(save_to, &record(&actions))?;
-    term.say(&screen.finished(&state));
+    save(save_to, &record(&actions(&table)))?;
+    term.say(&screen.finished(table.state()));
     if let Some(p) = save_to {
         term.say(&format!("Saved the game to {} (`bones replay {}` replays it).\n", p.display(), p.display()));
     }

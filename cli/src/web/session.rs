@@ -10,11 +10,11 @@
 
 use super::error::WebError;
 use super::table;
-use bones_agents::{Agent, AgentFactory, AgentRng, AgentSpec, PolicyLoader, ViewOf};
+use bones_agents::{Agent, AgentFactory, AgentRng, AgentSpec, Bare, Played, PolicyLoader, Table, ViewOf};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::replay::GameRecord;
-use bones_env::{Action, DealOutcome, Episode, Game, GameState};
+use bones_env::{Episode, Game, GameState};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 
@@ -216,20 +216,10 @@ impl GameVisitor for Create<'_> {
             agents[s] = Some(spec.to_string());
         }
         let seed = seed.unwrap_or_else(|| rand::rng().random());
-        let state = game.new_state(seed, episode);
-        let mut play = Play {
-            sides: vec![0.0; game.num_sides()],
-            game,
-            state,
-            seat,
-            bots,
-            agents,
-            rng: AgentRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7765_6221),
-            seed,
-            episode,
-            history: Vec::new(),
-            deals: Vec::new(),
-        };
+        let sides = vec![0.0; game.num_sides()];
+        let rng = AgentRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7765_6221);
+        let table = Table::new(Bare::dealt(game, seed, episode), bots, rng);
+        let mut play = Play { table, seat, agents, seed, episode, deals: Vec::new(), sides };
         play.run_bots()?;
         Ok(Box::new(play))
     }
@@ -237,85 +227,66 @@ impl GameVisitor for Create<'_> {
 
 /// A game in progress: the generic [`Session`].
 struct Play<G: Game> {
-    game: G,
-    state: G::State,
+    /// The game, its state, the bots at every seat but the person's (drawing
+    /// from one stream), and every action so far.
+    table: Table<G>,
     /// The person's seat.
     seat: usize,
-    /// The bot of each seat (`None` at the person's).
-    bots: Vec<Option<Box<dyn Agent<ViewOf<G>>>>>,
     /// The spec of each seat's bot, canonical (`None` at the person's).
     agents: Vec<Option<String>>,
-    /// The bots' random stream.
-    rng: AgentRng,
     seed: u64,
     episode: Episode,
-    /// Every action so far: (seat, action).
-    history: Vec<(usize, Action)>,
     /// The finished deals.
     deals: Vec<Value>,
     /// Game totals per side (the finished deals' scores summed).
     sides: Vec<f64>,
 }
 
+/// Counts the deal `played` ended, if it ended one: the totals, and its
+/// summary for the page (the table as the person at `seat` last saw it, before
+/// the deal's last action).
+fn count_deal<G: Game>(played: &Played<'_, G>, seat: usize, deals: &mut Vec<Value>, totals: &mut [f64]) {
+    let Some(deal) = played.after.finished_deal() else { return };
+    let table = table::table(played.game, &played.before.view(seat));
+    let sides = totals.len();
+    for (total, score) in totals.iter_mut().zip(deal.score) {
+        *total += score;
+    }
+    let winner = (0..sides).find(|&s| deal.win[s] == 1.0);
+    let contract = deal.contract.map(|c| json!({"side": c.side, "bid_points": c.bid_points, "made": c.made}));
+    deals.push(json!({
+        "end": played.ply,
+        "scores": numbers(&deal.score[..sides]),
+        "points": deal.points.map(|p| numbers(&p[..sides])),
+        "contract": contract,
+        "winner": winner,
+        "totals": numbers(totals),
+        "table": table,
+    }));
+}
+
 impl<G: Game> Play<G> {
-    /// Applies `a` for `seat`, recording it and, when it ends a deal, the deal.
-    fn apply(&mut self, seat: usize, a: Action) -> Result<(), bones_env::IllegalAction> {
-        let before = self.state.clone();
-        self.state.apply(a)?;
-        self.history.push((seat, a));
-        if let Some(deal) = self.state.finished_deal() {
-            let table = table::table(&self.game, &before.view(self.seat));
-            self.finish_deal(&deal, table);
-        }
-        Ok(())
-    }
-
-    /// Counts a finished deal: the totals, and its summary for the page (the
-    /// table as the person last saw it, before the deal's last action).
-    fn finish_deal(&mut self, deal: &DealOutcome, table: Value) {
-        let sides = self.sides.len();
-        for (total, score) in self.sides.iter_mut().zip(deal.score) {
-            *total += score;
-        }
-        let winner = (0..sides).find(|&s| deal.win[s] == 1.0);
-        let contract = deal.contract.map(|c| json!({"side": c.side, "bid_points": c.bid_points, "made": c.made}));
-        self.deals.push(json!({
-            "end": self.history.len(),
-            "scores": numbers(&deal.score[..sides]),
-            "points": deal.points.map(|p| numbers(&p[..sides])),
-            "contract": contract,
-            "winner": winner,
-            "totals": numbers(&self.sides),
-            "table": table,
-        }));
-    }
-
     /// Lets the bots play until the person is to move or the game is over.
     fn run_bots(&mut self) -> Result<(), WebError> {
-        while let Some(seat) = self.state.current_seat().filter(|&s| s != self.seat) {
-            let bot = self.bots.get_mut(seat).and_then(|b| b.as_mut());
-            let bot = bot.ok_or_else(|| WebError::Internal(format!("no bot at seat {seat}")))?;
-            let a = bot.act(&self.state.view(seat), &mut self.rng);
-            self.apply(seat, a).map_err(|e| {
-                let who = self.agents[seat].as_deref().unwrap_or("?");
-                WebError::Internal(format!("the bot at seat {seat} ({who}) chose an illegal action: {e}"))
-            })?;
-        }
-        Ok(())
+        let Play { table, seat, deals, sides, agents, .. } = self;
+        table.advance_with(|p| count_deal(p, *seat, deals, sides)).map_err(|e| {
+            let who = agents[e.seat].as_deref().unwrap_or("?");
+            WebError::Internal(format!("the bot at seat {} ({who}) chose an illegal action: {}", e.seat, e.refusal))
+        })
     }
 
     /// The legal action names of the person (empty when not to move).
     fn legal(&self) -> Vec<&'static str> {
-        if self.state.current_seat() != Some(self.seat) {
+        if self.table.to_move() != Some(self.seat) {
             return Vec::new();
         }
-        self.state.legal_mask().iter().map(|a| self.game.action_name(a)).collect()
+        self.table.state().legal_mask().iter().map(|a| self.table.game().action_name(a)).collect()
     }
 
     /// The record of the game so far (it names the seed: shown only at the end).
     fn record(&self) -> Value {
-        let actions = self.history.iter().map(|&(_, a)| self.game.action_name(a).to_string()).collect();
-        match GameRecord::seeded(&self.game, self.seed, self.episode, actions) {
+        let actions = self.table.action_names().into_iter().map(String::from).collect();
+        match GameRecord::seeded(self.table.game(), self.seed, self.episode, actions) {
             Ok(record) => record.to_json(),
             Err(e) => json!({ "error": e.to_string() }),
         }
@@ -324,15 +295,15 @@ impl<G: Game> Play<G> {
 
 impl<G: Game> Session for Play<G> {
     fn state(&self) -> Value {
-        let game = &self.game;
+        let (game, state) = (self.table.game(), self.table.state());
         let players = game.num_players();
-        let view = self.state.view(self.seat);
-        let to_move = self.state.current_seat();
+        let view = state.view(self.seat);
+        let to_move = self.table.to_move();
         let done = to_move.is_none();
-        let mut hand: Vec<String> = self.state.seat_hands()[self.seat].iter().map(|d| d.to_string()).collect();
+        let mut hand: Vec<String> = state.seat_hands()[self.seat].iter().map(|d| d.to_string()).collect();
         hand.reverse();
         let history: Vec<Value> =
-            self.history.iter().map(|&(s, a)| json!({"seat": s, "action": game.action_name(a)})).collect();
+            self.table.history().iter().map(|&(s, a)| json!({"seat": s, "action": game.action_name(a)})).collect();
         let mut out = Map::new();
         out.insert("game".into(), json!(game.name()));
         out.insert("players".into(), json!(players));
@@ -350,7 +321,7 @@ impl<G: Game> Session for Play<G> {
         out.insert("table".into(), table::table(game, &view));
         out.insert("done".into(), json!(done));
         if done {
-            out.insert("winner".into(), json!(self.state.winning_side()));
+            out.insert("winner".into(), json!(state.winning_side()));
             let record = self.record();
             let (replayed, ok) = bones_env::replay::replay_line(&record.to_string(), 1);
             let result = if ok { replayed.get("result").cloned() } else { replayed.get("error").cloned() };
@@ -361,11 +332,11 @@ impl<G: Game> Session for Play<G> {
     }
 
     fn play(&mut self, name: &str, ply: Option<usize>) -> Result<(), WebError> {
-        let to_move = self.state.current_seat().ok_or(WebError::Over)?;
-        if let Some(p) = ply.filter(|&p| p != self.history.len()) {
+        let to_move = self.table.to_move().ok_or(WebError::Over)?;
+        let plies = self.table.history().len();
+        if let Some(p) = ply.filter(|&p| p != plies) {
             return Err(WebError::OutOfTurn(format!(
-                "the move was chosen at ply {p}, but the game is at ply {} (get the state again)",
-                self.history.len()
+                "the move was chosen at ply {p}, but the game is at ply {plies} (get the state again)"
             )));
         }
         if to_move != self.seat {
@@ -373,14 +344,13 @@ impl<G: Game> Session for Play<G> {
         }
         let legal = self.legal().join(", ");
         let shown: String = name.chars().take(40).collect();
-        let a = self
-            .game
-            .parse_action(name)
+        let a = (self.table.game().parse_action(name))
             .map_err(|e| WebError::Action(format!("{e}; the legal actions now are {legal}")))?;
-        if !self.state.legal_mask().contains(a) {
+        if !self.table.state().legal_mask().contains(a) {
             return Err(WebError::Action(format!("illegal action `{shown}`: the legal actions now are {legal}")));
         }
-        self.apply(self.seat, a).map_err(|e| WebError::Action(e.to_string()))?;
+        let Play { table, seat, deals, sides, .. } = self;
+        table.apply_with(a, |p| count_deal(p, *seat, deals, sides)).map_err(|e| WebError::Action(e.to_string()))?;
         self.run_bots()
     }
 }
