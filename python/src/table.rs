@@ -10,7 +10,8 @@ use std::sync::Mutex;
 
 use crate::errors::{env_error, illegal, spec_error, BonesError, RestoreError};
 use crate::game::{any_game, episode_name, from_json, legal_pairs};
-use bones_agents::{Agent, AgentRng, AgentSpec, ViewOf};
+use bones_agents::table::{self as seats, TableError};
+use bones_agents::{AgentRng, AgentSpec};
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::{Action, ActionMask, Env, EnvError, Episode, Game, GameState};
 use numpy::{PyArray1, PyArrayMethods};
@@ -63,13 +64,10 @@ pub trait DynTable: Send {
     fn winning_side(&self) -> Option<usize>;
 }
 
-/// An environment of `G` and the agents of its seats.
+/// An environment of `G` and the agents of its seats: a
+/// [`bones_agents::Table`] on the environment, which plays the agents.
 pub struct Core<G: Game> {
-    env: Env<G>,
-    agents: Vec<Option<Box<dyn Agent<ViewOf<G>>>>>,
-    rng: AgentRng,
-    /// (seat, action) of this episode, for `render`.
-    log: Vec<(u8, u8)>,
+    table: seats::Table<G, Env<G>>,
 }
 
 /// What [`Core::save`] writes (bincode).
@@ -78,66 +76,57 @@ struct Saved {
     env: Vec<u8>,
     #[serde(with = "bones_env::deal::rng_serde")]
     rng: AgentRng,
+    /// (seat, action) of this episode, for `render`.
     log: Vec<(u8, u8)>,
 }
 
 impl<G: Game> Core<G> {
     /// Plays the agents' seats until a seat without an agent is to move or the episode ends.
     fn advance(&mut self) -> Result<(), StepError> {
-        loop {
-            let t = self.env.last();
-            if t.terminated || t.truncated {
-                return Ok(());
-            }
-            let Some(seat) = t.seat else { return Ok(()) };
-            let Some(agent) = self.agents[seat].as_mut() else { return Ok(()) };
-            let view = self.env.state().view(seat);
-            let a = agent.act(&view, &mut self.rng);
-            if let Err(e) = self.env.step(a) {
-                return Err(StepError::Agent(format!("the agent in seat {seat} chose an illegal action: {e}")));
-            }
-            self.log.push((seat as u8, a as u8));
-        }
+        self.table.advance().map_err(|e| {
+            StepError::Agent(format!("the agent in seat {} chose an illegal action: {}", e.seat, e.refusal))
+        })
+    }
+
+    fn env(&self) -> &Env<G> {
+        self.table.board()
     }
 }
 
 impl<G: Game> DynTable for Core<G> {
     fn reset(&mut self, seed: u64, agent_seed: u64) -> Result<(), StepError> {
-        self.env.reset(seed);
-        self.rng = AgentRng::seed_from_u64(agent_seed);
-        self.log.clear();
+        self.table.reset(seed, AgentRng::seed_from_u64(agent_seed));
         self.advance()
     }
 
     fn step(&mut self, a: Action) -> Result<(), StepError> {
-        let seat = self.env.last().seat;
-        match self.env.step(a) {
-            Ok(_) => {}
-            Err(EnvError::Illegal { action, legal, .. }) => {
-                let game = self.env.game();
-                let mask = self.env.state().legal_mask();
+        match self.table.apply(a) {
+            Ok(()) => {}
+            Err(TableError::Illegal(EnvError::Illegal { action, legal, .. })) => {
+                let game = self.table.game();
+                let mask = self.table.state().legal_mask();
                 let msg = format!("illegal action `{action}` (id {a}): the legal actions are {legal}");
                 return Err(StepError::Illegal(msg, action, legal_pairs(game, mask)));
             }
-            Err(e) => return Err(StepError::Env(e)),
-        }
-        if let Some(s) = seat {
-            self.log.push((s as u8, a as u8));
+            Err(TableError::Illegal(e)) => return Err(StepError::Env(e)),
+            Err(TableError::Over) => return Err(StepError::Env(EnvError::EpisodeOver)),
+            // Only after an agent's refused action (see `advance`).
+            Err(e @ TableError::AgentToMove { .. }) => return Err(StepError::Agent(e.to_string())),
         }
         self.advance()
     }
 
     fn last(&self) -> (Option<usize>, bool, bool, u32, [f32; 4]) {
-        let t = self.env.last();
+        let t = self.env().last();
         (t.seat, t.terminated, t.truncated, t.steps, t.rewards)
     }
 
     fn transition_rewards(&self) -> [f32; 4] {
-        self.env.state().rewards()
+        self.table.state().rewards()
     }
 
     fn observe(&self, seat: usize, obs: &mut [f32], mask: &mut [i8]) {
-        let state = self.env.state();
+        let state = self.table.state();
         state.observe(seat, obs);
         mask.fill(0);
         if state.current_seat() == Some(seat) {
@@ -148,30 +137,31 @@ impl<G: Game> DynTable for Core<G> {
     }
 
     fn legal(&self) -> ActionMask {
-        self.env.state().legal_mask()
+        self.table.state().legal_mask()
     }
 
     fn save(&self) -> Vec<u8> {
-        let saved = Saved { env: self.env.save(), rng: self.rng.clone(), log: self.log.clone() };
+        let log = self.table.history().iter().map(|&(seat, a)| (seat as u8, a as u8)).collect();
+        let saved = Saved { env: self.env().save(), rng: self.table.rng().clone(), log };
         bincode::serde::encode_to_vec(&saved, bincode::config::standard()).expect("plain data always encodes")
     }
 
     fn render(&self) -> String {
-        render(&self.env, &self.log)
+        render(self.env(), self.table.history())
     }
 
     fn state_any(&self) -> &dyn Any {
-        self.env.state()
+        self.table.state()
     }
 
     fn winning_side(&self) -> Option<usize> {
-        self.env.state().winning_side()
+        self.table.state().winning_side()
     }
 }
 
 /// The table as text: the game, whose turn, every seat's dominoes, this
 /// episode's actions seat by seat, the legal actions and, at the end, the rewards.
-fn render<G: Game>(env: &Env<G>, log: &[(u8, u8)]) -> String {
+fn render<G: Game>(env: &Env<G>, log: &[(usize, Action)]) -> String {
     use std::fmt::Write;
     let game = env.game();
     let state = env.state();
@@ -193,7 +183,7 @@ fn render<G: Game>(env: &Env<G>, log: &[(u8, u8)]) -> String {
             if shown > 0 { format!(" (last {} of {})", log.len() - shown, log.len()) } else { String::new() }
         );
         for &(seat, a) in &log[shown..] {
-            let _ = write!(s, " {seat}:{}", game.action_name(a as usize));
+            let _ = write!(s, " {seat}:{}", game.action_name(a));
         }
         s.push('\n');
     }
@@ -219,7 +209,7 @@ struct Build<'a> {
 impl GameVisitor for Build<'_> {
     type Output = PyResult<Box<dyn DynTable>>;
     fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynTable>> {
-        let factory = bones_train::policy_agent::factory();
+        let factory = bones_policy::agent::factory();
         let mut agents = Vec::new();
         for seat in 0..game.num_players() {
             agents.push(match self.specs.get(seat).and_then(|s| s.as_ref()) {
@@ -227,11 +217,11 @@ impl GameVisitor for Build<'_> {
                 None => None,
             });
         }
-        let core = match self.saved {
+        let table = match self.saved {
             None => {
                 let mut env = Env::new(game, self.episode);
                 env.max_steps = self.max_steps;
-                Core { env, agents, rng: AgentRng::seed_from_u64(0), log: Vec::new() }
+                seats::Table::new(env, agents, AgentRng::seed_from_u64(0))
             }
             Some(bytes) => {
                 let (saved, used): (Saved, usize) =
@@ -241,10 +231,11 @@ impl GameVisitor for Build<'_> {
                     return Err(RestoreError::new_err("the saved environment has bytes left over"));
                 }
                 let env = Env::restore(game, &saved.env).map_err(env_error)?;
-                Core { env, agents, rng: saved.rng, log: saved.log }
+                let log = saved.log.iter().map(|&(seat, a)| (usize::from(seat), Action::from(a))).collect();
+                seats::Table::new(env, agents, saved.rng).with_history(log)
             }
         };
-        Ok(Box::new(core))
+        Ok(Box::new(Core { table }))
     }
 }
 
