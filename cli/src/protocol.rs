@@ -16,7 +16,7 @@
 //! public record, never the other seats' dominoes) and replies
 //! `{"id":…,"action":"6-4"}`.
 
-use bones_agents::{Agent, AgentRng, AgentSpec, ViewOf};
+use bones_agents::{AgentRng, AgentSpec, Bare, Board, DecideError, Table};
 use bones_env::record::RecordError;
 use bones_env::registry::RecordVisitor;
 use bones_env::replay::load_record;
@@ -185,12 +185,12 @@ impl RecordVisitor for ReadPosition<'_> {
     }
 }
 
-/// Agents built from one spec, one per game (and observation and action
-/// sizes): each a `Box<dyn Agent<ViewOf<G>>>` of its game `G`.
+/// The tables of one spec's agent, one per game (and observation and action
+/// sizes): each a [`Table<G>`] of its game `G` with the agent at every seat.
 type Agents = HashMap<(&'static str, usize, usize), Box<dyn Any + Send>>;
 
-/// An agent's move on a record: builds the game's agent on its first use, then
-/// checks the seat and asks the agent, which sees the seat's view only.
+/// An agent's move on a record: builds the game's table on its first use, then
+/// checks the seat and asks the table's agent, which sees the seat's view only.
 struct AgentMove<'a> {
     spec: &'a AgentSpec,
     agents: &'a mut Agents,
@@ -205,25 +205,37 @@ impl RecordVisitor for AgentMove<'_> {
         if self.seat != to_move as u64 {
             return Err(ServeError::NotToMove { seat: self.seat, to_move });
         }
-        let key = (game.name(), game.obs_len(), game.num_actions());
-        let agent = match self.agents.entry(key) {
-            Entry::Occupied(e) => e.into_mut(),
+        let (name, players) = (game.name(), game.num_players());
+        let key = (name, game.obs_len(), game.num_actions());
+        let board = Bare::new(game, state);
+        let table = match self.agents.entry(key) {
+            Entry::Occupied(e) => {
+                let table = e.into_mut().downcast_mut::<Table<G>>().expect("the table built for this game");
+                table.restart(board, self.rng.clone());
+                table
+            }
             Entry::Vacant(e) => {
                 let agent = bones_policy::agent::factory()
-                    .build(self.spec, &game)
-                    .map_err(|err| ServeError::Agent { game: game.name(), message: err.to_string() })?;
-                e.insert(Box::new(agent))
+                    .build(self.spec, board.game())
+                    .map_err(|err| ServeError::Agent { game: name, message: err.to_string() })?;
+                let table = Table::shared(board, agent, 0..players, self.rng.clone());
+                e.insert(Box::new(table)).downcast_mut::<Table<G>>().expect("the table just built")
             }
         };
-        let agent = agent.downcast_mut::<Box<dyn Agent<ViewOf<G>>>>().expect("the agent built for this game");
-        let a = agent.act(&state.view(to_move), self.rng);
-        if !state.legal_mask().contains(a) {
-            return Err(ServeError::Agent {
-                game: game.name(),
-                message: format!("agent `{}` chose the illegal action `{}`", self.spec, game.action_name(a)),
-            });
+        let decided = table.decide();
+        *self.rng = table.rng().clone();
+        match decided {
+            Ok(a) => Ok(table.game().action_name(a)),
+            Err(DecideError::Illegal(e)) => Err(ServeError::Agent {
+                game: name,
+                message: format!(
+                    "agent `{}` chose the illegal action `{}`",
+                    self.spec,
+                    table.game().action_name(e.action)
+                ),
+            }),
+            Err(e) => Err(ServeError::Agent { game: name, message: e.to_string() }),
         }
-        Ok(game.action_name(a))
     }
 }
 
