@@ -438,3 +438,98 @@ fn restarts_and_histories<G: Game>(game: G) {
 fn a_restarted_table_plays_afresh_and_a_restored_one_keeps_its_history() {
     for_each_game!(restarts_and_histories);
 }
+
+/// The loop `bones._bones.Table` ran before it used the table (python/src/table.rs,
+/// `Core::advance` and `Core::step`), on an environment: every time step the
+/// outside player saw, and the log.
+fn python_core_before<G: Game>(
+    game: &G,
+    episode: Episode,
+    max_steps: Option<u32>,
+    outside: usize,
+    seed: u64,
+    agent_seed: u64,
+) -> (Vec<bones_env::TimeStep>, Vec<(u8, u8)>) {
+    let mut env = Env::new(game.clone(), episode);
+    env.max_steps = max_steps;
+    let mut agents = seats(game, "random", &[outside]);
+    env.reset(seed);
+    let mut rng = rng(agent_seed);
+    let mut log: Vec<(u8, u8)> = Vec::new();
+    let mut own = self::rng(99);
+    let mut seen = Vec::new();
+    loop {
+        // Core::advance
+        loop {
+            let t = env.last();
+            if t.terminated || t.truncated {
+                break;
+            }
+            let Some(seat) = t.seat else { break };
+            let Some(agent) = agents[seat].as_mut() else { break };
+            let view = env.state().view(seat);
+            let a = agent.act(&view, &mut rng);
+            env.step(a).unwrap();
+            log.push((seat as u8, a as u8));
+        }
+        seen.push(env.last().clone());
+        let t = env.last();
+        if t.terminated || t.truncated {
+            return (seen, log);
+        }
+        // Core::step
+        let a = outside_choice(env.state(), &mut own);
+        let seat = env.last().seat;
+        env.step(a).unwrap();
+        if let Some(s) = seat {
+            log.push((s as u8, a as u8));
+        }
+    }
+}
+
+fn python_core_now<G: Game>(
+    game: &G,
+    episode: Episode,
+    max_steps: Option<u32>,
+    outside: usize,
+    seed: u64,
+    agent_seed: u64,
+) -> (Vec<bones_env::TimeStep>, Vec<(u8, u8)>) {
+    let mut env = Env::new(game.clone(), episode);
+    env.max_steps = max_steps;
+    let mut table = Table::new(env, seats(game, "random", &[outside]), rng(0));
+    table.reset(seed, rng(agent_seed));
+    let mut own = rng(99);
+    let mut seen = Vec::new();
+    loop {
+        table.advance().unwrap();
+        seen.push(table.board().last().clone());
+        if table.is_over() {
+            let log = table.history().iter().map(|&(s, a)| (s as u8, a as u8)).collect();
+            return (seen, log);
+        }
+        let a = outside_choice(table.state(), &mut own);
+        table.apply(a).unwrap();
+    }
+}
+
+fn python_tables_unchanged<G: Game>(game: G) {
+    for episode in [Episode::Hand, Episode::Game] {
+        for max_steps in [None, Some(30)] {
+            for seed in 0..3 {
+                let outside = seed as usize % game.num_players();
+                assert_eq!(
+                    python_core_now(&game, episode, max_steps, outside, seed, seed + 1),
+                    python_core_before(&game, episode, max_steps, outside, seed, seed + 1),
+                    "{} {episode:?} max_steps {max_steps:?} seed {seed}",
+                    game.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_env_table_steps_as_the_python_table_did_before_it() {
+    for_each_game!(python_tables_unchanged);
+}
