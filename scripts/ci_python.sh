@@ -4,11 +4,13 @@
 # dependency artifacts with the cargo build of the same profile), installs it
 # into the venv .venv-py with the test dependencies, and runs pytest.
 #
-#   [BONES_PROFILE=test] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
+#   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
 #
 # BONES_PROFILE: the cargo profile of the wheel (default release). CI builds it
-# with the `test` profile right after `cargo test --workspace`, whose artifacts
-# it reuses, and points BONES_BIN at that build's `bones` binary.
+# with the dev profile right after `cargo test --workspace` (the dev and test
+# profiles are one, so it reuses that build's artifacts; `--profile test` would
+# build a test harness, not a module), and points BONES_BIN at that build's
+# `bones` binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
