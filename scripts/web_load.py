@@ -8,13 +8,18 @@ Starts `bones web` on a free loopback port, then
    open game (the bots' models are loaded before the baseline);
 2. throughput: --games workers play whole games at once (Texas 42 and Doubles
    alternately, the person taking a random legal action) for --seconds, each
-   worker at most --max-games games; counts the actions applied (every seat's:
-   the growth of the history), the person's requests, latencies and errors.
+   worker at most --max-games games; with --hints each move is preceded by a
+   hint (GET /api/games/{id}/hint); counts the actions applied (every seat's:
+   the growth of the history), the requests, latencies (all requests, and the
+   hints alone) and errors;
+3. history: the server keeps its games in a fresh SQLite file (--db); at the
+   end GET /api/history must list every game the workers finished.
 
 It stops by itself and prints one JSON line of figures; exit status 1 if any
-request failed. Standard library only.
+request failed or a finished game is missing from the history. Standard
+library only.
 
-    scripts/web_load.py --bones target/release/bones --games 50 --seconds 20
+    scripts/web_load.py --bones target/release/bones --games 50 --seconds 20 --hints
 """
 
 import argparse
@@ -22,9 +27,11 @@ import http.client
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -85,14 +92,17 @@ class Totals:
         self.games = 0
         self.errors = []
         self.latencies = []
+        self.hint_latencies = []
 
-    def add(self, actions=0, requests=0, games=0, latency=None, error=None):
+    def add(self, actions=0, requests=0, games=0, latency=None, error=None, hint=False):
         with self.lock:
             self.actions += actions
             self.requests += requests
             self.games += games
             if latency is not None:
                 self.latencies.append(latency)
+                if hint:
+                    self.hint_latencies.append(latency)
             if error is not None:
                 self.errors.append(error)
 
@@ -114,6 +124,13 @@ def worker(wid, port, args, deadline, totals):
             totals.add(actions=len(st["history"]))
             while not st["done"] and time.time() < deadline:
                 seen = len(st["history"])
+                if args.hints:
+                    t0 = time.perf_counter()
+                    status, hint = client.call("GET", f"/api/games/{gid}/hint")
+                    totals.add(requests=1, latency=time.perf_counter() - t0, hint=True)
+                    if status != 200 or hint.get("action") not in st["legal"]:
+                        totals.add(error=f"hint: {status} {hint}")
+                        break
                 action = rng.choice(st["legal"])
                 t0 = time.perf_counter()
                 status, nxt = client.call("POST", f"/api/games/{gid}/actions", {"action": action, "ply": seen})
@@ -167,11 +184,14 @@ def main():
     ap.add_argument("--seconds", type=float, default=20, help="length of the throughput phase")
     ap.add_argument("--max-games", type=int, default=20, help="games per worker at most")
     ap.add_argument("--hold", type=int, default=500, help="games held open for the memory figure")
-    ap.add_argument("--opponents", default=None, help="bot spec for every bot (default: the server's, the shipped models)")
+    ap.add_argument("--opponents", default=None, help="level or spec for every bot (default: the server's, the normal level)")
+    ap.add_argument("--hints", action="store_true", help="ask for a hint before every move")
     args = ap.parse_args()
     port = free_port()
+    work = tempfile.mkdtemp(prefix="bones-web-load-")
+    db = os.path.join(work, "history.sqlite3")
     server = subprocess.Popen(
-        [args.bones, "web", "--port", str(port), "--max-games", str(max(1000, args.hold + args.games + 10))],
+        [args.bones, "web", "--port", str(port), "--db", db, "--max-games", str(max(1000, args.hold + args.games + 10))],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -204,6 +224,10 @@ def main():
             t.join()
         elapsed = time.perf_counter() - start
         lat = sorted(totals.latencies) or [0.0]
+        hint_lat = sorted(totals.hint_latencies) or [0.0]
+        status, listed = warm.call("GET", "/api/history?limit=1")
+        # The warm-up and held games were dropped unfinished: only finished games are stored.
+        stored = listed.get("total", -1) if status == 200 else -1
         figures = {
             "concurrent_games": args.games,
             "seconds": round(elapsed, 2),
@@ -214,6 +238,10 @@ def main():
             "requests_per_s": round(totals.requests / elapsed, 1),
             "latency_ms_p50": round(lat[len(lat) // 2] * 1000, 2),
             "latency_ms_p99": round(lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000, 2),
+            "hints": len(totals.hint_latencies),
+            "hint_latency_ms_p50": round(hint_lat[len(hint_lat) // 2] * 1000, 2),
+            "hint_latency_ms_p99": round(hint_lat[min(len(hint_lat) - 1, int(len(hint_lat) * 0.99))] * 1000, 2),
+            "games_stored": stored,
             "errors": len(totals.errors),
             "held_games": len(ids),
             "rss_kib_base": base,
@@ -224,10 +252,14 @@ def main():
         print(json.dumps(figures))
         for e in totals.errors[:10]:
             print(f"error: {e}", file=sys.stderr)
+        if stored != totals.games:
+            print(f"error: {totals.games} games finished but the history holds {stored}", file=sys.stderr)
+            return 1
         return 1 if totals.errors else 0
     finally:
         server.terminate()
         server.wait(timeout=10)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,42 @@ pub type AgentRng = ChaCha8Rng;
 pub trait Agent<V>: Send {
     /// Chooses an action; it must be in `view.legal()`.
     fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action;
+
+    /// Chooses an action as [`Agent::act`] does (the same action for the same
+    /// view and stream) and says what it weighed, where it weighs the legal
+    /// actions by a value (the search agents); by default nothing is said.
+    fn explain(&mut self, view: &V, rng: &mut AgentRng) -> Explained {
+        Explained { action: self.act(view, rng), values: None }
+    }
 }
 
 impl<V, A: Agent<V> + ?Sized> Agent<V> for Box<A> {
     fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
         (**self).act(view, rng)
     }
+
+    fn explain(&mut self, view: &V, rng: &mut AgentRng) -> Explained {
+        (**self).explain(view, rng)
+    }
+}
+
+/// An agent's choice with the values it chose by ([`Agent::explain`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The action chosen.
+    pub action: Action,
+    /// The value of each legal action it weighed, if it weighs them by one.
+    pub values: Option<ActionValues>,
+}
+
+/// The values an agent gave the legal actions: one number per action, higher
+/// is better, in the unit `unit` names (for a person reading a hint).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionValues {
+    /// What the numbers are, e.g. "points your side takes from here, mean over 32 sampled worlds".
+    pub unit: String,
+    /// Each legal action it weighed and its value.
+    pub values: Vec<(Action, f64)>,
 }
 
 // ---------------------------------------------------------------------------

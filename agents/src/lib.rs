@@ -12,6 +12,8 @@
 //!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
 //!   over sampled worlds; [`search`]: a trained policy and the solver together
 //!   (worlds weighted by the policy's reading of the other seats' actions).
+//! - [`review`]: a finished Texas 42 hand reviewed for one seat: its plays against
+//!   the solver's best with all hands open, its bids against another agent's.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
 //!   whole or in shards that merge to the same report; [`report`]: its JSON form.
 
@@ -25,12 +27,13 @@ pub mod pimc;
 pub mod policy;
 pub mod random;
 pub mod report;
+pub mod review;
 pub mod search;
 pub mod solver;
 pub mod spec;
 pub mod table;
 
-pub use agent::{Agent, AgentRng, ViewOf};
+pub use agent::{ActionValues, Agent, AgentRng, Explained, ViewOf};
 pub use arena::{
     evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
 };

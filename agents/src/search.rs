@@ -38,8 +38,8 @@ use bones_env::texas42::{Hand, Phase};
 use bones_env::{Action, ActionMask, SeatView, Texas42View};
 use rand::Rng;
 
-use crate::agent::{Agent, AgentRng};
-use crate::pimc::{public_actions, PimcAgent, WorldSampler};
+use crate::agent::{Agent, AgentRng, Explained};
+use crate::pimc::{declaration_values, public_actions, PimcAgent, WorldSampler};
 use crate::policy::{legal_prob, Policy};
 use crate::spec::{SearchOptions, DEFAULT_SEARCH_WORLDS};
 
@@ -179,7 +179,7 @@ impl SearchAgent {
         resample(&pool, self.settings.worlds as usize, rng)
     }
 
-    fn declare(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Action {
+    fn declare(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
         let candidates = if self.settings.policy_bidding {
             let probs = self.policy_probs(v);
             let best = probs.iter().map(|&(_, p)| p).fold(0.0, f32::max);
@@ -194,10 +194,11 @@ impl SearchAgent {
             v.legal
         };
         if candidates.len() == 1 {
-            return candidates.nth(0);
+            return Explained { action: candidates.nth(0), values: None };
         }
         let worlds = self.worlds(v, rng);
-        self.pimc.score_declarations(v, &worlds, candidates)[0].0
+        let scores = self.pimc.score_declarations(v, &worlds, candidates);
+        Explained { action: scores[0].0, values: Some(declaration_values(&scores, worlds.len())) }
     }
 }
 
@@ -230,12 +231,18 @@ fn resample(pool: &[(Hand, f64)], n: usize, rng: &mut AgentRng) -> Vec<Hand> {
 
 impl Agent<Texas42View> for SearchAgent {
     fn act(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Action {
+        self.explain(v, rng).action
+    }
+
+    /// The action with, for a declaration among several candidates or a play
+    /// with a choice, the values over the weighted worlds it was chosen by.
+    fn explain(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
         let legal = v.legal;
         assert!(!legal.is_empty(), "search agent asked to act with no legal action");
         if legal.len() == 1 {
-            return legal.nth(0);
+            return Explained { action: legal.nth(0), values: None };
         }
-        match v.phase {
+        let action = match v.phase {
             Phase::Bidding if self.settings.policy_bidding => {
                 let probs = self.policy_probs(v);
                 // The most probable bid; ties to the lowest id.
@@ -245,13 +252,16 @@ impl Agent<Texas42View> for SearchAgent {
                 let est = self.pimc.bid_estimate(v, rng);
                 self.pimc.choose_bid(v, &est)
             }
-            Phase::Declaring => self.declare(v, rng),
+            Phase::Declaring => return self.declare(v, rng),
             Phase::Playing => {
                 let worlds = self.worlds(v, rng);
-                self.pimc.score_plays(v, &worlds)[0].0
+                let scores = self.pimc.score_plays(v, &worlds);
+                let values = self.pimc.play_values(v, &scores, worlds.len());
+                return Explained { action: scores[0].0, values: Some(values) };
             }
             Phase::Done => unreachable!("no action in a finished hand"),
-        }
+        };
+        Explained { action, values: None }
     }
 }
 

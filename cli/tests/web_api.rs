@@ -179,12 +179,17 @@ fn check_game(states: &[Value], last: &Value) {
         for d in hidden.iter() {
             assert!(!named.contains(&d.to_string()), "hidden {d} shown: {current}");
         }
-        // A finished deal's summary names only dominoes played in that deal.
+        // A finished deal's summary (its review included) names only dominoes
+        // played in that deal or dealt to the person in it.
         let mut start = 0;
         for deal in deals.as_array().unwrap() {
             let end = deal["end"].as_u64().unwrap() as usize;
             let (mut in_deal, mut shown) = (BTreeSet::new(), BTreeSet::new());
             dominoes_named(&Value::Array(history[start..end].to_vec()), &mut in_deal);
+            let mut dealt = record.clone();
+            dealt["actions"] = Value::Array(actions[..start].to_vec());
+            let (own_then, _, _) = load_record(&dealt, Hidden(seat)).unwrap();
+            in_deal.extend(own_then.iter().map(|d| d.to_string()));
             dominoes_named(deal, &mut shown);
             assert!(shown.is_subset(&in_deal), "{deal}");
             start = end;
@@ -358,4 +363,287 @@ fn the_page_is_served() {
         s.read_to_string(&mut text).unwrap();
         assert!(text.starts_with("HTTP/1.1 200"), "{file}: {text}");
     }
+}
+
+#[test]
+fn the_levels_are_listed_per_game_and_a_request_names_one_or_a_spec() {
+    let srv = server(Duration::from_secs(600), 10);
+    let a = srv.addr();
+    let (status, info) = http(a, "GET", "/api/info", None);
+    assert_eq!(status, 200);
+    assert_eq!(info["default_level"], "normal");
+    assert_eq!(info["history"], false);
+    for game in ["texas42", "doubles"] {
+        let names: Vec<&str> =
+            info["levels"][game].as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap()).collect();
+        assert_eq!(names, ["easy", "normal", "hard"], "{game}");
+        for l in info["levels"][game].as_array().unwrap() {
+            assert!(!l["label"].as_str().unwrap().is_empty() && !l["about"].as_str().unwrap().is_empty());
+        }
+    }
+    // This tree ships both networks: Normal plays them, Hard searches (Texas 42) or samples 512 worlds (Doubles).
+    assert!(info["levels"]["texas42"][1]["spec"].as_str().unwrap().starts_with("model:"));
+    assert!(info["levels"]["texas42"][2]["spec"].as_str().unwrap().starts_with("search:"));
+    assert_eq!(info["levels"]["doubles"][2]["spec"], "pimc:worlds=512");
+    let (status, created) =
+        post(a, "/api/games", &json!({"game":"texas42","opponents":"easy","partner":"hard","seed":3}));
+    assert_eq!(status, 201, "{created}");
+    let st = &created["state"];
+    assert_eq!(st["levels"], json!([null, "easy", "hard", "easy"]));
+    assert_eq!(st["agents"][1], "heuristic");
+    assert!(st["agents"][2].as_str().unwrap().starts_with("search:"), "{st}");
+    let (_, created) = post(a, "/api/games", &json!({"game":"doubles","players":3,"opponents":"random"}));
+    assert_eq!(created["state"]["levels"], json!([null, null, null]));
+    assert_eq!(created["state"]["agents"], json!([null, "random", "random"]));
+    expect_error(
+        post(a, "/api/games", &json!({"game":"texas42","opponents":"expert"})),
+        400,
+        &["`opponents`", "`expert` is neither a level (easy, normal, hard) nor an agent spec"],
+    );
+    expect_error(post(a, "/api/games", &json!({"game":"texas42","partner":3})), 400, &["`partner`", "a level"]);
+}
+
+/// Plays the person's turns with `pick` until `stop` says so or the game ends; the last state.
+fn play_until(a: SocketAddr, id: &str, mut st: Value, stop: impl Fn(&Value) -> bool) -> Value {
+    while st["done"] == false && !stop(&st) {
+        let action = st["legal"][0].clone();
+        let ply = st["history"].as_array().unwrap().len();
+        let (status, next) = post(a, &format!("/api/games/{id}/actions"), &json!({"action": action, "ply": ply}));
+        assert_eq!(status, 200, "{next}");
+        st = next;
+    }
+    st
+}
+
+#[test]
+fn a_hint_says_what_a_level_would_play_from_the_persons_view_and_changes_nothing() {
+    let srv = server(Duration::from_secs(600), 10);
+    let a = srv.addr();
+    let (status, created) = post(
+        a,
+        "/api/games",
+        &json!({"game":"texas42","opponents":"easy","partner":"easy","seed":21,"episode":"hand"}),
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let st = created["state"].clone();
+    let hint_path = format!("/api/games/{id}/hint");
+    let (status, hint) = http(a, "GET", &hint_path, None);
+    assert_eq!(status, 200, "{hint}");
+    assert_eq!(hint["level"], "easy", "the opponents' level by default");
+    assert_eq!(hint["spec"], "heuristic");
+    assert_eq!(hint["ply"], json!(st["history"].as_array().unwrap().len()));
+    assert!(st["legal"].as_array().unwrap().contains(&hint["action"]), "{hint}");
+    let moves = hint["moves"].as_array().unwrap();
+    let names: Vec<&Value> = moves.iter().map(|m| &m["action"]).collect();
+    assert_eq!(names, st["legal"].as_array().unwrap().iter().collect::<Vec<_>>());
+    let total: f64 = moves.iter().map(|m| m["prob"].as_f64().expect("the shipped network's probability")).sum();
+    assert!((total - 1.0).abs() < 1e-3, "{total}");
+    assert_eq!(hint["hints"], 1);
+    // The game did not move; asking again at the same position counts once and says the same.
+    let (_, now) = http(a, "GET", &format!("/api/games/{id}"), None);
+    assert_eq!(now["history"], st["history"]);
+    assert_eq!(now["hints"], 1);
+    let (_, again) = http(a, "GET", &format!("{hint_path}?level=easy"), None);
+    assert_eq!(again, hint);
+    let (_, normal) = http(a, "GET", &format!("{hint_path}?level=normal"), None);
+    assert_eq!(normal["level"], "normal");
+    assert_eq!(normal["hints"], 1);
+    // In the play: Hard (search) also gives its value of each move.
+    let st = play_until(a, &id, st, |s| s["table"]["phase"] == "playing" && s["legal"].as_array().unwrap().len() > 1);
+    assert_eq!(st["done"], false, "the person plays a domino with a choice in this deal");
+    let (status, hard) = http(a, "GET", &format!("{hint_path}?level=hard"), None);
+    assert_eq!(status, 200, "{hard}");
+    assert!(hard["value_unit"].as_str().unwrap().contains("sampled worlds"), "{hard}");
+    assert!(hard["moves"].as_array().unwrap().iter().all(|m| m["value"].is_number()), "{hard}");
+    assert!(st["hand"].as_array().unwrap().contains(&hard["action"]));
+    assert_eq!(hard["hints"], 2);
+    expect_error(
+        http(a, "GET", &format!("{hint_path}?level=expert"), None),
+        400,
+        &["unknown level `expert`", "easy, normal, hard"],
+    );
+    expect_error(http(a, "GET", &format!("{hint_path}?colour=red"), None), 400, &["unknown parameter `colour`"]);
+    expect_error(http(a, "GET", "/api/games/nope/hint", None), 404, &["unknown game id"]);
+    // The record counts the hints; none is given once the game is over.
+    let last = play_until(a, &id, st, |_| false);
+    let hints = &last["record"]["annotations"]["hints"];
+    assert_eq!(hints.as_array().unwrap().len(), 2, "{hints}");
+    assert_eq!(hints[1]["level"], "hard");
+    assert_eq!(last["hints"], 2);
+    expect_error(http(a, "GET", &hint_path, None), 409, &["the game is over", "no move to hint"]);
+    // Doubles: the shipped Doubles network's probabilities.
+    let (_, created) = post(a, "/api/games", &json!({"game":"doubles","players":2,"opponents":"easy","seed":4}));
+    let (status, hint) = http(a, "GET", &format!("/api/games/{}/hint", created["id"].as_str().unwrap()), None);
+    assert_eq!(status, 200, "{hint}");
+    assert!(hint["moves"][0]["prob"].is_number(), "{hint}");
+}
+
+#[test]
+fn each_finished_hand_carries_its_review_the_record_its_annotations_and_the_cli_agrees() {
+    let srv = server(Duration::from_secs(600), 10);
+    let a = srv.addr();
+    let request = json!({"game":"texas42","seat":2,"opponents":"easy","partner":"easy","seed":8,"rules":{"target":2}});
+    let (status, created) = post(a, "/api/games", &request);
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    expect_error(http(a, "GET", &format!("/api/games/{id}/review/0"), None), 409, &["hand 1 is not over yet"]);
+    expect_error(http(a, "GET", &format!("/api/games/{id}/review/x"), None), 400, &["bad hand number `x`"]);
+    let last = play_until(a, &id, created["state"].clone(), |_| false);
+    let deals = last["deals"].as_array().unwrap();
+    assert!(!deals.is_empty());
+    let mut reviewed_plays = 0;
+    for (i, deal) in deals.iter().enumerate() {
+        let r = &deal["review"];
+        assert_eq!(r["seat"], 2);
+        assert_eq!(r["open_hands"], true);
+        let plays = r["plays"].as_array().unwrap();
+        let mut lost = 0;
+        for p in plays {
+            let moves = p["moves"].as_array().unwrap();
+            assert_eq!(moves[0]["points"], p["best_points"], "{p}");
+            assert!(moves.iter().any(|m| m["action"] == p["action"] && m["points"] == p["played_points"]), "{p}");
+            assert_eq!(
+                p["lost"].as_i64().unwrap(),
+                p["best_points"].as_i64().unwrap() - p["played_points"].as_i64().unwrap()
+            );
+            assert!(p["lost"].as_i64().unwrap() >= 0);
+            lost += p["lost"].as_i64().unwrap();
+            // The play is the person's, at its ply.
+            let ply = p["ply"].as_u64().unwrap() as usize;
+            assert_eq!(last["history"][ply], json!({"seat": 2, "action": p["action"]}));
+        }
+        reviewed_plays += plays.len();
+        assert_eq!(r["lost"], json!(lost));
+        match r["largest"].as_u64() {
+            Some(k) => assert_eq!(
+                plays[k as usize]["lost"],
+                json!(plays.iter().map(|p| p["lost"].as_i64().unwrap()).max().unwrap())
+            ),
+            None => assert_eq!(lost, 0),
+        }
+        for b in r["bids"].as_array().unwrap() {
+            assert_eq!(last["history"][b["ply"].as_u64().unwrap() as usize]["seat"], 2);
+        }
+        let (status, one) = http(a, "GET", &format!("/api/games/{id}/review/{i}"), None);
+        assert_eq!(status, 200);
+        assert_eq!(one["review"], *r);
+    }
+    assert!(reviewed_plays > 0, "the person played in some hand");
+    expect_error(http(a, "GET", &format!("/api/games/{id}/review/{}", deals.len()), None), 404, &["no hand"]);
+    let record = &last["record"];
+    let notes = &record["annotations"];
+    assert_eq!(notes["seat"], 2);
+    assert_eq!(notes["levels"], json!({"opponents": "easy", "partner": "easy"}));
+    let reviews: Vec<&Value> = deals.iter().map(|d| &d["review"]).collect();
+    assert_eq!(notes["reviews"], json!(reviews));
+    // `bones replay --review --json` on the saved record gives the page's numbers.
+    let dir = std::env::temp_dir().join(format!("bones-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.json");
+    std::fs::write(&file, format!("{record}\n")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
+        .args(["replay", "--review", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(cli["reviews"], notes["reviews"], "the CLI's review is the page's");
+    assert_eq!(cli["result"], last["result"]);
+    let text = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
+        .args(["replay", "--review"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("seat 2") && text.contains("with all hands open") && text.contains("hand 1:"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn temp_db(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bones-web-db-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("history.sqlite3")
+}
+
+fn server_with_db(db: Option<std::path::PathBuf>) -> Result<WebServer, bones_cli::web::StartError> {
+    start(WebConfig { port: 0, history: db, ..WebConfig::default() })
+}
+
+#[test]
+fn finished_games_are_stored_and_listed_after_a_restart() {
+    let db = temp_db("restart");
+    let srv = server_with_db(Some(db.clone())).unwrap();
+    let a = srv.addr();
+    let (_, info) = http(a, "GET", "/api/info", None);
+    assert_eq!(info["history"], true);
+    let (_, list) = http(a, "GET", "/api/history", None);
+    assert_eq!(list, json!({"enabled": true, "total": 0, "games": []}));
+    let (_, created) = post(
+        a,
+        "/api/games",
+        &json!({"game":"texas42","episode":"hand","opponents":"easy","partner":"random","seed":5}),
+    );
+    let id = created["id"].as_str().unwrap().to_string();
+    http(a, "GET", &format!("/api/games/{id}/hint"), None);
+    let last = play_until(a, &id, created["state"].clone(), |_| false);
+    // Asking for the state again stores nothing twice.
+    http(a, "GET", &format!("/api/games/{id}"), None);
+    let (_, created) =
+        post(a, "/api/games", &json!({"game":"doubles","players":2,"episode":"hand","opponents":"random","seed":6}));
+    let doubles = play_until(a, created["id"].as_str().unwrap(), created["state"].clone(), |_| false);
+    srv.stop();
+    let srv = server_with_db(Some(db.clone())).unwrap();
+    let a = srv.addr();
+    let (status, list) = http(a, "GET", "/api/history", None);
+    assert_eq!(status, 200);
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{list}");
+    assert_eq!(list["total"], 2);
+    assert_eq!(games[0]["game"], "doubles", "newest first");
+    assert_eq!(games[0]["points_lost"], Value::Null);
+    let g = &games[1];
+    assert_eq!(g["game"], "texas42");
+    assert_eq!(g["hints"], 1);
+    assert_eq!(g["levels"], json!({"opponents": "easy", "partner": "random"}));
+    assert_eq!(g["scores"], last["scores"]);
+    assert_eq!(g["points_lost"], last["deals"][0]["review"]["lost"]);
+    let mine = last["scores"][0].as_u64().unwrap();
+    let theirs = last["scores"][1].as_u64().unwrap();
+    assert_eq!(g["result"], if mine > theirs { "won" } else { "lost" });
+    let (status, record) = http(a, "GET", &format!("/api/history/{}", g["id"]), None);
+    assert_eq!(status, 200);
+    assert_eq!(record, last["record"]);
+    let (_, record) = http(a, "GET", &format!("/api/history/{}", games[0]["id"]), None);
+    assert_eq!(record, doubles["record"]);
+    let (replayed, ok) = replay_line(&record.to_string(), 1);
+    assert!(ok, "{replayed}");
+    expect_error(http(a, "GET", "/api/history/999", None), 404, &["no stored game `999`"]);
+    expect_error(http(a, "GET", "/api/history/abc", None), 404, &["no stored game `abc`"]);
+    expect_error(http(a, "GET", "/api/history?limit=0", None), 400, &["bad `limit` 0"]);
+    let (_, one) = http(a, "GET", "/api/history?limit=1", None);
+    assert_eq!(one["games"].as_array().unwrap().len(), 1);
+    // Without a history: nothing stored, and said so.
+    let none = server_with_db(None).unwrap();
+    let (_, list) = http(none.addr(), "GET", "/api/history", None);
+    assert_eq!(list, json!({"enabled": false, "total": 0, "games": []}));
+    expect_error(http(none.addr(), "GET", "/api/history/1", None), 404, &["keeps no game history"]);
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
+}
+
+#[test]
+fn a_damaged_or_unwritable_history_stops_the_server_from_starting() {
+    let db = temp_db("damaged");
+    std::fs::write(&db, b"SQLite format 3\0 but then nothing sensible at all, just words about dominoes").unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let e = server_with_db(Some(db.clone())).err().expect("a damaged file is refused").to_string();
+    assert!(e.contains("is damaged") && e.contains(&db.display().to_string()), "{e}");
+    assert_eq!(std::fs::read(&db).unwrap(), before, "the file is left as it was");
+    let blocked = db.parent().unwrap().join("a-file");
+    std::fs::write(&blocked, b"x").unwrap();
+    let e = server_with_db(Some(blocked.join("h.sqlite3"))).err().expect("an unwritable place is refused").to_string();
+    assert!(e.contains("cannot open the game history"), "{e}");
+    let _ = std::fs::remove_dir_all(db.parent().unwrap());
 }

@@ -167,6 +167,14 @@ impl GameRecord {
         }
     }
 
+    /// The record with `annotations` (a front end's notes, an object) set.
+    pub fn with_annotations(self, annotations: Value) -> GameRecord {
+        match self {
+            GameRecord::Texas42(r) => GameRecord::Texas42(Texas42Record { annotations: Some(annotations), ..r }),
+            GameRecord::Doubles(r) => GameRecord::Doubles(DoublesRecord { annotations: Some(annotations), ..r }),
+        }
+    }
+
     /// The record as a JSON object.
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("a record always serializes")

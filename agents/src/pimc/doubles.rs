@@ -48,7 +48,7 @@ use bones_env::doubles::{Round, NO_SEAT};
 use bones_env::{Action, Domino, DominoSet, DoublesView};
 
 use super::deal::{shuffled, Class, ClassDealer};
-use crate::agent::{Agent, AgentRng};
+use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::heuristic::doubles::DoublesHeuristic;
 
 /// Every domino showing one of the numbers of `mask` (bit n: number n).
@@ -306,11 +306,28 @@ impl DoublesPimc {
 
 impl Agent<DoublesView> for DoublesPimc {
     fn act(&mut self, v: &DoublesView, rng: &mut AgentRng) -> Action {
+        self.explain(v, rng).action
+    }
+
+    /// The action with, when there was a choice, each legal action's mean
+    /// value over the worlds: the seat's round score minus the table's
+    /// average round score.
+    fn explain(&mut self, v: &DoublesView, rng: &mut AgentRng) -> Explained {
         let legal = v.legal;
         assert!(!legal.is_empty(), "pimc agent asked to act with no legal action");
         if legal.len() == 1 {
-            return legal.nth(0);
+            return Explained { action: legal.nth(0), values: None };
         }
-        self.scores(v, rng)[0].0
+        let worlds = DoublesSampler::new(v).worlds(v, self.worlds, rng);
+        let scores = self.score_actions(v, &worlds, rng);
+        let per = (worlds.len().max(1) * v.players() as usize) as f64;
+        let values = ActionValues {
+            unit: format!(
+                "your round score minus the table's average, mean over {} sampled worlds played out",
+                worlds.len()
+            ),
+            values: scores.iter().map(|&(a, total)| (a, total as f64 / per)).collect(),
+        };
+        Explained { action: scores[0].0, values: Some(values) }
     }
 }

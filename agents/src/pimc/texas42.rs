@@ -112,7 +112,7 @@ use bones_env::texas42::{bid_marks, bid_value, is_mark_bid, sevens_distance, Han
 use bones_env::{Action, ActionMask, Domino, DominoSet, IllegalAction, Scoring, Variant};
 
 use super::deal::{Class, ClassDealer};
-use crate::agent::{Agent, AgentRng};
+use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::solver::Solver;
 use bones_env::Texas42View;
 
@@ -721,19 +721,68 @@ impl Default for PimcAgent {
 
 impl Agent<Texas42View> for PimcAgent {
     fn act(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Action {
+        self.explain(v, rng).action
+    }
+
+    /// The action with, for a declaration or a play with a choice, the
+    /// values it was chosen by ([`PimcAgent::declaration_values`],
+    /// [`PimcAgent::play_values`]).
+    fn explain(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
         let legal: ActionMask = v.legal;
         assert!(!legal.is_empty(), "pimc agent asked to act with no legal action");
         if legal.len() == 1 {
-            return legal.nth(0);
+            return Explained { action: legal.nth(0), values: None };
         }
         match v.phase {
             Phase::Bidding => {
                 let est = self.bid_estimate(v, rng);
-                self.choose_bid(v, &est)
+                Explained { action: self.choose_bid(v, &est), values: None }
             }
-            Phase::Declaring => self.declare_scores(v, rng)[0].0,
-            Phase::Playing => self.play_scores(v, rng)[0].0,
+            Phase::Declaring => {
+                let worlds = WorldSampler::new(v).worlds(v, self.worlds.max(self.bid_worlds), rng);
+                let scores = self.score_declarations(v, &worlds, v.legal);
+                Explained { action: scores[0].0, values: Some(declaration_values(&scores, worlds.len())) }
+            }
+            Phase::Playing => {
+                let worlds = WorldSampler::new(v).worlds(v, self.worlds, rng);
+                let scores = self.score_plays(v, &worlds);
+                Explained { action: scores[0].0, values: Some(self.play_values(v, &scores, worlds.len())) }
+            }
             Phase::Done => unreachable!("no action in a finished hand"),
         }
+    }
+}
+
+impl PimcAgent {
+    /// The scores of [`PimcAgent::score_plays`] over `worlds` worlds as a
+    /// person reads them: where the contract decides (see the module docs),
+    /// the share of the worlds in which the mover's side wins the contract
+    /// fight; else the mean points the mover's side takes from here.
+    pub fn play_values(&self, v: &Texas42View, scores: &[(Action, u32, i64)], worlds: usize) -> ActionValues {
+        let n = worlds.max(1) as f64;
+        let contract = v.declaration == Some(NEL_O)
+            || bid_value(v.high_bid) >= 42
+            || (self.contract_play && v.rules.scoring == Scoring::Marks);
+        if contract {
+            ActionValues {
+                unit: format!("share of {worlds} sampled worlds in which your side wins the contract"),
+                values: scores.iter().map(|&(a, wins, _)| (a, wins as f64 / n)).collect(),
+            }
+        } else {
+            ActionValues {
+                unit: format!("points your side takes from here, mean over {worlds} sampled worlds"),
+                values: scores.iter().map(|&(a, _, points)| (a, points as f64 / n)).collect(),
+            }
+        }
+    }
+}
+
+/// The scores of [`PimcAgent::score_declarations`] over `worlds` worlds as a
+/// person reads them: the share of the worlds in which the contract is made.
+pub fn declaration_values(scores: &[(Action, u32, i64)], worlds: usize) -> ActionValues {
+    let n = worlds.max(1) as f64;
+    ActionValues {
+        unit: format!("share of {worlds} sampled worlds in which the contract is made"),
+        values: scores.iter().map(|&(a, made, _)| (a, made as f64 / n)).collect(),
     }
 }

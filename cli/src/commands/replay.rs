@@ -1,12 +1,33 @@
 //! `bones replay FILE|-`: one annotated JSON line per record; exit 1 if any failed.
+//! With `--review`, each finished Texas 42 hand of each record reviewed for a
+//! seat (the page's review, [`crate::review`]): as text, or with `--json` as the
+//! replayed record with `reviews` added.
 
+use crate::review::Reviewer;
 use anyhow::{Context, Result};
+use bones_env::registry::RecordVisitor;
+use bones_env::replay::{load_record, replay_line};
+use bones_env::{Action, Game};
+use bones_policy::agent::ModelLoader;
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 
 #[derive(clap::Args, Debug)]
 pub struct ReplayArgs {
     /// A JSON-lines file of records, or `-` for standard input.
     pub file: String,
+    /// Review every finished Texas 42 hand for a seat: each play against the
+    /// open-hand solver's best (all hands open), each bid and the trump
+    /// against the shipped network's.
+    #[arg(long)]
+    pub review: bool,
+    /// The seat to review [default: the record's `annotations.seat`, else 0].
+    #[arg(long, requires = "review", value_parser = clap::value_parser!(u8).range(0..=3))]
+    pub seat: Option<u8>,
+    /// With --review: print each record (replayed) with its `reviews` as one
+    /// JSON line instead of text.
+    #[arg(long, requires = "review")]
+    pub json: bool,
 }
 
 pub fn run(args: ReplayArgs) -> Result<i32> {
@@ -19,15 +40,31 @@ pub fn run(args: ReplayArgs) -> Result<i32> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
+    let mut reviewer = args.review.then(|| Reviewer::new(&ModelLoader));
     for (i, line) in input.lines().enumerate() {
         let line = line.with_context(|| format!("cannot read line {} of `{}`", i + 1, args.file))?;
         if line.trim().is_empty() {
             continue;
         }
-        let (value, ok) = bones_env::replay::replay_line(&line, i + 1);
+        let (mut value, ok) = replay_line(&line, i + 1);
         failed += usize::from(!ok);
-        serde_json::to_writer(&mut out, &value)?;
-        out.write_all(b"\n")?;
+        match reviewer.as_mut().filter(|_| ok) {
+            Some(reviewer) => {
+                let seat = args.seat.map(usize::from).unwrap_or_else(|| annotated_seat(&value));
+                let reviews = review(&value, seat, reviewer);
+                if args.json {
+                    value["reviews"] = reviews.map(Value::Array).unwrap_or(Value::Null);
+                    serde_json::to_writer(&mut out, &value)?;
+                    out.write_all(b"\n")?;
+                } else {
+                    write_text(&mut out, i + 1, &value, seat, reviews.as_deref(), reviewer.spec())?;
+                }
+            }
+            None => {
+                serde_json::to_writer(&mut out, &value)?;
+                out.write_all(b"\n")?;
+            }
+        }
     }
     out.flush()?;
     if failed > 0 {
@@ -35,4 +72,77 @@ pub fn run(args: ReplayArgs) -> Result<i32> {
         return Ok(1);
     }
     Ok(0)
+}
+
+/// The seat a record's annotations name (a `bones web` record), else 0.
+fn annotated_seat(record: &Value) -> usize {
+    record["annotations"]["seat"].as_u64().filter(|&s| s < 4).unwrap_or(0) as usize
+}
+
+/// The reviews of a valid record's finished deals for `seat` (`None`: its
+/// game has no review).
+fn review(record: &Value, seat: usize, reviewer: &mut Reviewer) -> Option<Vec<Value>> {
+    struct Whole<'a> {
+        names: Vec<String>,
+        seat: usize,
+        reviewer: &'a mut Reviewer,
+    }
+    impl RecordVisitor for Whole<'_> {
+        type Output = Option<Vec<Value>>;
+        fn visit<G: Game>(self, game: G, start: G::State) -> Self::Output {
+            let actions: Vec<Action> =
+                self.names.iter().map(|n| game.parse_action(n).expect("a replayed record's actions parse")).collect();
+            self.reviewer.whole(&game, start, &actions, self.seat)
+        }
+    }
+    let names: Vec<String> =
+        record["actions"].as_array()?.iter().filter_map(|a| a.as_str().map(String::from)).collect();
+    // The record's start: the same record without its actions.
+    let mut start = record.clone();
+    start["actions"] = Value::Array(Vec::new());
+    load_record(&start, Whole { names, seat, reviewer }).ok().flatten()
+}
+
+/// The reviews as a person reads them.
+fn write_text(
+    out: &mut impl Write,
+    line: usize,
+    record: &Value,
+    seat: usize,
+    reviews: Option<&[Value]>,
+    bidder: &str,
+) -> std::io::Result<()> {
+    let game = record["game"].as_str().unwrap_or("?");
+    let Some(reviews) = reviews else {
+        return writeln!(out, "record {line} ({game}): no review (the open-hand solver plays Texas 42 only)");
+    };
+    writeln!(out, "record {line} ({game}), seat {seat}: {} hand(s), reviewed with all hands open", reviews.len())?;
+    let name = |v: &Value| v.as_str().unwrap_or("?").to_string();
+    for (h, r) in reviews.iter().enumerate() {
+        writeln!(out, "hand {}:", h + 1)?;
+        let choices = r["bids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|b| ("bid", b))
+            .chain(r["declaration"].as_object().map(|_| ("trump", &r["declaration"])));
+        for (what, c) in choices {
+            let (mine, net) = (name(&c["action"]), name(&c["network"]));
+            let same = if mine == net { " (the same)".to_string() } else { String::new() };
+            writeln!(out, "  {what}: {mine}; {bidder} would choose {net}{same}")?;
+        }
+        let largest = r["largest"].as_u64();
+        for (i, p) in r["plays"].as_array().into_iter().flatten().enumerate() {
+            let lost = p["lost"].as_i64().unwrap_or(0);
+            let mark = if largest == Some(i as u64) { "  <- the largest loss" } else { "" };
+            let verdict = if lost == 0 {
+                format!("a best play ({} points)", p["played_points"])
+            } else {
+                format!("best was {} ({} points): gave up {lost} points{mark}", name(&p["best"]), p["best_points"])
+            };
+            writeln!(out, "  trick {}: {} - {verdict}", p["trick"], name(&p["action"]))?;
+        }
+        writeln!(out, "  points given up: {}", r["lost"])?;
+    }
+    Ok(())
 }

@@ -1,18 +1,22 @@
 //! `bones web`: serves the page to play Texas 42 and Doubles against the bots in
 //! a browser, and its JSON API (`crate::web`).
 
+use crate::web::history::default_path;
+use crate::web::levels::{Pick, LEVEL_NAMES};
 use crate::web::{start, Defaults, WebConfig};
 use anyhow::Result;
 use bones_agents::spec::VALID_SPECS;
-use bones_agents::AgentSpec;
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
-    "Open the printed address in a browser. Bots are agent specs: {VALID_SPECS}; the page may choose \
-     others for each game. Without --opponents/--partner the bots are the shipped model of the game \
-     (`model:models/texas42` or `model:models/doubles`), or `heuristic` where it is missing. \
-     The JSON API is described in docs/interfaces.md (`bones web`: the browser API)."
+    "Open the printed address in a browser. Bots are strength levels ({}) or agent specs: {VALID_SPECS}; \
+     the page may choose others for each game. Without --opponents/--partner the bots play the `normal` \
+     level: the shipped model of the game (`model:models/texas42` or `model:models/doubles`), or \
+     `heuristic` where it is missing. Finished games are kept in a SQLite file (--db). \
+     The JSON API is described in docs/interfaces.md (`bones web`: the browser API).",
+    LEVEL_NAMES.join(", ")
 ))]
 pub struct WebArgs {
     /// The port to listen on (0: any free port).
@@ -21,11 +25,11 @@ pub struct WebArgs {
     /// The address to listen on; the default serves this machine only (`0.0.0.0`: every interface).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
-    /// The opponents when the page names none (Doubles: every other seat) [default: the shipped model, else heuristic].
-    #[arg(long, value_name = "SPEC")]
+    /// The opponents when the page names none (Doubles: every other seat): a level or a spec [default: normal].
+    #[arg(long, value_name = "LEVEL|SPEC")]
     pub opponents: Option<String>,
-    /// Your partner when the page names none (Texas 42) [default: the shipped model, else heuristic].
-    #[arg(long, value_name = "SPEC")]
+    /// Your partner when the page names none (Texas 42): a level or a spec [default: normal].
+    #[arg(long, value_name = "LEVEL|SPEC")]
     pub partner: Option<String>,
     /// Games left idle this many seconds are dropped.
     #[arg(long, value_name = "SECS", default_value_t = 3600, value_parser = clap::value_parser!(u64).range(1..))]
@@ -33,26 +37,47 @@ pub struct WebArgs {
     /// Games open at most at once (a new game is refused beyond it).
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_games: u64,
+    /// The SQLite file finished games are kept in (`none`: keep none)
+    /// [default: bones/history.sqlite3 under the user's data folder].
+    #[arg(long, value_name = "PATH|none")]
+    pub db: Option<String>,
 }
 
-fn spec(flag: &Option<String>, name: &str) -> Result<Option<AgentSpec>> {
-    flag.as_deref()
-        .map(|s| AgentSpec::parse(s).map_err(|e| super::args::usage(format!("{name}: {e}")).into()))
-        .transpose()
+fn pick(flag: &Option<String>, name: &str) -> Result<Option<Pick>> {
+    flag.as_deref().map(|s| Pick::parse(s).map_err(|e| super::args::usage(format!("{name}: {e}")).into())).transpose()
+}
+
+/// The history file `--db` names (`None`: keep none).
+fn history(flag: &Option<String>) -> Result<Option<PathBuf>> {
+    match flag.as_deref() {
+        Some("none") => Ok(None),
+        Some("") => Err(super::args::usage("--db: expected a file path, or `none` to keep no history").into()),
+        Some(path) => Ok(Some(PathBuf::from(path))),
+        None => default_path().map(Some).ok_or_else(|| {
+            super::args::usage("--db: no user data folder is known here (HOME is unset): give --db PATH or --db none")
+                .into()
+        }),
+    }
 }
 
 pub fn run(args: WebArgs) -> Result<i32> {
     let defaults =
-        Defaults { opponents: spec(&args.opponents, "--opponents")?, partner: spec(&args.partner, "--partner")? };
+        Defaults { opponents: pick(&args.opponents, "--opponents")?, partner: pick(&args.partner, "--partner")? };
+    let history = history(&args.db)?;
     let config = WebConfig {
         host: args.host,
         port: args.port,
         defaults,
         idle_timeout: Duration::from_secs(args.idle_timeout),
         max_games: args.max_games as usize,
+        history: history.clone(),
     };
     let server = start(config)?;
     println!("Bones web: open {} in a browser (Ctrl-C stops)", server.url());
+    match history {
+        Some(path) => println!("Finished games are kept in {} (--db none keeps none)", path.display()),
+        None => println!("Finished games are not kept (--db none)"),
+    }
     server.wait();
     Ok(0)
 }

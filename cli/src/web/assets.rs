@@ -1,5 +1,7 @@
 //! The page: plain HTML, CSS and JavaScript from `cli/web/`, compiled into
-//! the binary (no build step, nothing fetched at run time).
+//! the binary (no build step, nothing fetched at run time). For work on the
+//! page, `BONES_WEB_DIR=cli/web` serves the same three files from that folder
+//! instead, read at each request (no rebuild to see a change).
 
 use super::error::WebError;
 use axum::body::Body;
@@ -16,8 +18,18 @@ const FILES: [(&str, &str, &str); 3] = [
 /// The file `name` of the page, or a 404 answer.
 pub fn page(name: &str) -> Response {
     match FILES.iter().find(|(n, _, _)| *n == name) {
-        Some((_, kind, text)) => {
-            let mut r = Response::new(Body::from(*text));
+        Some((file, kind, text)) => {
+            let body = match std::env::var_os("BONES_WEB_DIR") {
+                Some(dir) => match std::fs::read(std::path::Path::new(&dir).join(file)) {
+                    Ok(bytes) => Body::from(bytes),
+                    Err(e) => {
+                        return WebError::Internal(format!("cannot read {file} from BONES_WEB_DIR: {e}"))
+                            .into_response()
+                    }
+                },
+                None => Body::from(*text),
+            };
+            let mut r = Response::new(body);
             *r.status_mut() = StatusCode::OK;
             r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
             r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));

@@ -46,6 +46,18 @@ pub enum WebError {
     /// The game is over.
     #[error("the game is over: there is nothing to play (start a new game)")]
     Over,
+    /// The game is over, and the request wants a game in progress (a hint).
+    #[error("the game is over: {0} (start a new game)")]
+    Finished(String),
+    /// What the request asks for comes later (the review of a hand not yet over).
+    #[error("{0}")]
+    NotYet(String),
+    /// This server keeps no history (`--db none`).
+    #[error("this server keeps no game history (it was started with --db none)")]
+    NoHistory,
+    /// The history failed.
+    #[error("{0}")]
+    History(String),
     /// No open game has this id.
     #[error("unknown game id `{0}` (games left idle are dropped)")]
     UnknownId(String),
@@ -76,7 +88,11 @@ impl WebError {
                 StatusCode::BAD_REQUEST
             }
             WebError::Action(_) => StatusCode::BAD_REQUEST,
-            WebError::OutOfTurn(_) | WebError::Over => StatusCode::CONFLICT,
+            WebError::OutOfTurn(_) | WebError::Over | WebError::Finished(_) | WebError::NotYet(_) => {
+                StatusCode::CONFLICT
+            }
+            WebError::NoHistory => StatusCode::NOT_FOUND,
+            WebError::History(_) => StatusCode::INTERNAL_SERVER_ERROR,
             WebError::UnknownId(_) => StatusCode::NOT_FOUND,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::Http { status, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_REQUEST),

@@ -9,12 +9,19 @@
 //! - `POST /api/games/{id}/actions` with `{"action":"6-4"}` applies the person's
 //!   move, lets the bots play up to the person's next turn (or the end) and
 //!   answers the state;
-//! - `GET /api/info` lists the games and the agent specs.
+//! - `GET /api/games/{id}/hint[?level=NAME]` answers what a level would play
+//!   now, with the network's probability of each legal move (the game is not
+//!   changed; the hint is counted);
+//! - `GET /api/games/{id}/review/{deal}` answers a finished hand's review;
+//! - `GET /api/history` lists the finished games stored, `GET /api/history/{id}`
+//!   answers one's record ([`history`]);
+//! - `GET /api/info` lists the games, the strength levels ([`levels`]) and the agent specs.
 //!
 //! A state holds only what the person's seat may know until the game is over
-//! ([`session`]). Bad requests get a 4xx answer `{"error":"…"}` ([`WebError`]).
-//! Games are dropped when left idle, and at most `max_games` are open
-//! ([`store`]). Bots run on tokio's blocking threads.
+//! ([`session`]); a hint is made from the person's view only, and a review
+//! only of a hand that is over. Bad requests get a 4xx answer
+//! `{"error":"…"}` ([`WebError`]). Games are dropped when left idle, and at
+//! most `max_games` are open ([`store`]). Bots run on tokio's blocking threads.
 //!
 //! ```no_run
 //! let server = bones_cli::web::start(bones_cli::web::WebConfig::default()).unwrap();
@@ -24,24 +31,27 @@
 
 pub mod assets;
 pub mod error;
+pub mod history;
+pub mod levels;
 pub mod models;
 pub mod session;
 pub mod store;
 pub mod table;
 
 pub use error::WebError;
+pub use history::{History, HistoryError};
 pub use session::{Defaults, NewGame, Session};
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
 use axum::http::{StatusCode, Uri};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
 use bones_agents::spec::VALID_SPECS;
-use bones_agents::AgentSpec;
 use error::json_response;
+use levels::{Pick, DEFAULT_LEVEL};
 use models::SharedModels;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
@@ -65,6 +75,8 @@ pub struct WebConfig {
     pub idle_timeout: Duration,
     /// Games open at most at once.
     pub max_games: usize,
+    /// The SQLite file finished games are stored in (`None`: none are kept).
+    pub history: Option<std::path::PathBuf>,
 }
 
 impl Default for WebConfig {
@@ -75,6 +87,7 @@ impl Default for WebConfig {
             defaults: Defaults::default(),
             idle_timeout: Duration::from_secs(3600),
             max_games: 1000,
+            history: None,
         }
     }
 }
@@ -93,6 +106,9 @@ pub enum StartError {
     /// The runtime could not be built.
     #[error("cannot start the server's runtime: {0}")]
     Runtime(std::io::Error),
+    /// The game history cannot be used.
+    #[error(transparent)]
+    History(#[from] HistoryError),
 }
 
 /// What every handler shares.
@@ -100,6 +116,7 @@ struct App {
     store: Store,
     defaults: Defaults,
     models: SharedModels,
+    history: Option<History>,
 }
 
 /// A running server (on its own thread).
@@ -150,6 +167,7 @@ impl Drop for WebServer {
 
 /// Binds `config.host:config.port` and serves on a new thread.
 pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
+    let history = config.history.as_deref().map(History::open).transpose()?;
     let addr = format!("{}:{}", config.host, config.port);
     let listener =
         std::net::TcpListener::bind(&addr).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
@@ -164,6 +182,7 @@ pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
         store: Store::new(config.idle_timeout, config.max_games),
         defaults: config.defaults,
         models: SharedModels::new(),
+        history,
     });
     let listener = {
         let _in_runtime = runtime.enter();
@@ -207,6 +226,10 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(state).delete(drop_game))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/review/{deal}", get(review))
+        .route("/api/history", get(history_list))
+        .route("/api/history/{id}", get(history_record))
         .fallback(
             |uri: Uri| async move { WebError::Http { status: 404, message: format!("no such path: {}", uri.path()) } },
         )
@@ -239,19 +262,34 @@ fn lock(slot: &store::Slot) -> std::sync::MutexGuard<'_, Box<dyn Session>> {
     slot.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// `GET /api/info`: the games and agent specs the page offers.
+/// `GET /api/info`: the games, their strength levels and the agent specs the page offers.
 async fn info(State(app): State<Arc<App>>) -> Response {
     let games: Vec<Value> = bones_env::GAMES
         .iter()
         .map(|g| json!({"name": g.name, "about": g.about, "players": g.players, "default_players": g.default_players, "deal": g.deal}))
         .collect();
-    let spec = |s: &Option<AgentSpec>| s.as_ref().map(|s| s.to_string());
+    let mut levels = serde_json::Map::new();
+    for g in bones_env::GAMES.iter() {
+        let list: Vec<Value> = levels::levels(g.name, &app.models)
+            .iter()
+            .map(|l| json!({"name": l.name, "label": l.label, "about": l.about, "spec": l.spec.to_string()}))
+            .collect();
+        levels.insert(g.name.to_string(), Value::Array(list));
+    }
+    let pick = |p: &Option<Pick>| match p {
+        Some(Pick::Level(name)) => name.to_string(),
+        Some(Pick::Spec(spec)) => spec.to_string(),
+        None => DEFAULT_LEVEL.to_string(),
+    };
     json_response(
         StatusCode::OK,
         &json!({
             "games": games,
+            "levels": levels,
+            "default_level": DEFAULT_LEVEL,
             "agents": VALID_SPECS,
-            "defaults": {"opponents": spec(&app.defaults.opponents), "partner": spec(&app.defaults.partner)},
+            "defaults": {"opponents": pick(&app.defaults.opponents), "partner": pick(&app.defaults.partner)},
+            "history": app.history.is_some(),
             "idle_timeout_s": app.store.idle().as_secs_f64(),
         }),
     )
@@ -290,9 +328,17 @@ async fn act(
 ) -> Result<Response, WebError> {
     let (action, ply) = action_of(&body_json(body)?)?;
     let slot = app.store.get(&id)?;
+    let shared = app.clone();
     let played = blocking(move || {
         let mut session = lock(&slot);
-        session.play(&action, ply).map(|()| session.state())
+        session.play(&action, ply)?;
+        if let (Some(history), Some(finished)) = (&shared.history, session.finished()) {
+            // The game is over and the person has it; a failed write is reported, not the move.
+            if let Err(e) = history.store(&finished) {
+                eprintln!("error: a finished game was not stored: {e}");
+            }
+        }
+        Ok(session.state())
     })
     .await;
     match played {
@@ -327,5 +373,88 @@ fn action_of(body: &Value) -> Result<(String, Option<usize>), WebError> {
         Some(Value::String(s)) => Ok((s.clone(), ply)),
         Some(v) => Err(request(format!("bad `action` {v}: expected an action name such as \"6-4\" or \"pass\""))),
         None => Err(request("missing `action`: expected {\"action\":NAME}".into())),
+    }
+}
+
+/// The query parameters of `uri`'s query: each `key=value`, only the keys in
+/// `allowed` (plain ASCII values: names and numbers).
+fn query(raw: Option<String>, allowed: &[&str]) -> Result<Vec<(String, String)>, WebError> {
+    let mut out = Vec::new();
+    for part in raw.as_deref().unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').unwrap_or((part, ""));
+        if !allowed.contains(&k) {
+            let k: String = k.chars().take(40).collect();
+            return Err(WebError::Request(format!("unknown parameter `{k}`: expected {}", allowed.join(", "))));
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
+}
+
+/// `GET /api/games/{id}/hint[?level=NAME]`.
+async fn hint(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Result<Response, WebError> {
+    let level = query(raw, &["level"])?.into_iter().next().map(|(_, v)| v);
+    let slot = app.store.get(&id)?;
+    let shared = app.clone();
+    let answer = blocking(move || lock(&slot).hint(level.as_deref(), &shared.models)).await??;
+    Ok(json_response(StatusCode::OK, &answer))
+}
+
+/// `GET /api/games/{id}/review/{deal}`.
+async fn review(State(app): State<Arc<App>>, Path((id, deal)): Path<(String, String)>) -> Result<Response, WebError> {
+    let deal: usize = deal.parse().map_err(|_| {
+        let shown: String = deal.chars().take(20).collect();
+        WebError::Request(format!(
+            "bad hand number `{shown}`: expected 0 for the first finished hand, 1 for the next, …"
+        ))
+    })?;
+    let slot = app.store.get(&id)?;
+    let answer = blocking(move || lock(&slot).review(deal)).await??;
+    Ok(json_response(StatusCode::OK, &answer))
+}
+
+/// Most games `GET /api/history` lists.
+const MAX_HISTORY: usize = 500;
+
+/// `GET /api/history[?limit=N]`: how many games are stored, and the newest `limit` (100 by default).
+async fn history_list(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> Result<Response, WebError> {
+    let mut limit = 100;
+    for (_, v) in query(raw, &["limit"])? {
+        limit = v.parse::<usize>().ok().filter(|n| (1..=MAX_HISTORY).contains(n)).ok_or_else(|| {
+            WebError::Request(format!(
+                "bad `limit` {}: expected 1..={MAX_HISTORY}",
+                v.chars().take(20).collect::<String>()
+            ))
+        })?;
+    }
+    if app.history.is_none() {
+        return Ok(json_response(StatusCode::OK, &json!({"enabled": false, "total": 0, "games": []})));
+    }
+    let listed =
+        blocking(move || app.history.as_ref().map(|h| Ok::<_, HistoryError>((h.count()?, h.list(limit)?)))).await?;
+    let (total, games) = listed.unwrap_or(Ok((0, Vec::new()))).map_err(|e| WebError::History(e.to_string()))?;
+    Ok(json_response(StatusCode::OK, &json!({"enabled": true, "total": total, "games": games})))
+}
+
+/// `GET /api/history/{id}`: the record of a stored game.
+async fn history_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
+    let unknown = || {
+        let shown: String = id.chars().take(20).collect();
+        WebError::Http { status: 404, message: format!("no stored game `{shown}` (GET /api/history lists them)") }
+    };
+    let n: i64 = id.parse().map_err(|_| unknown())?;
+    if app.history.is_none() {
+        return Err(WebError::NoHistory);
+    }
+    let record = blocking(move || app.history.as_ref().map(|h| h.record(n))).await?;
+    match record {
+        Some(Ok(Some(record))) => Ok(json_response(StatusCode::OK, &record)),
+        Some(Ok(None)) => Err(unknown()),
+        Some(Err(e)) => Err(WebError::History(e.to_string())),
+        None => Err(WebError::NoHistory),
     }
 }

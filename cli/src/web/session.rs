@@ -6,15 +6,22 @@
 //! [`Session`] then takes the person's moves ([`Session::play`]) and answers the
 //! state the person may see ([`Session::state`]): built from the person's seat
 //! view and the public actions only, until the game is over, when the record
-//! and its replayed `result` are added.
+//! and its replayed `result` are added. While the person is to move it gives
+//! hints ([`Session::hint`]: what a level would play, from the person's view
+//! only); each finished hand carries its review ([`crate::review`]), and a
+//! finished game is handed once to the history ([`Session::finished`]).
 
 use super::error::WebError;
+use super::history::Finished;
+use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
 use super::table;
-use bones_agents::{Agent, AgentFactory, AgentRng, AgentSpec, Bare, Played, PolicyLoader, Table, ViewOf};
+use crate::review::Reviewer;
+use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Bare, Played, PolicyLoader, Table, ViewOf};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::replay::GameRecord;
-use bones_env::{Episode, Game, GameState};
+use bones_env::seed::mix64;
+use bones_env::{Episode, Game, GameState, SeatView};
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 
@@ -29,6 +36,16 @@ pub trait Session: Send {
     /// person's next turn or the end. With `ply` (the length of the history
     /// the move was chosen at) a move for an older state is refused.
     fn play(&mut self, action: &str, ply: Option<usize>) -> Result<(), WebError>;
+    /// What the level `level` (default: the opponents' level, else
+    /// `normal`) would play now, with the network's probability of each legal
+    /// move (and the level's values where it weighs moves by one); the game is
+    /// not changed, but the hint is counted (once per position).
+    fn hint(&mut self, level: Option<&str>, models: &dyn PolicyLoader) -> Result<Value, WebError>;
+    /// The review of finished deal `deal` (0-based).
+    fn review(&self, deal: usize) -> Result<Value, WebError>;
+    /// The finished game for the history: once, the first time it is asked
+    /// after the game is over.
+    fn finished(&mut self) -> Option<Finished>;
 }
 
 /// A parsed `POST /api/games` request.
@@ -39,9 +56,9 @@ pub struct NewGame {
     /// The person's seat.
     pub seat: usize,
     /// The bots at the other sides' seats (`None`: the server's default).
-    pub opponents: Option<AgentSpec>,
+    pub opponents: Option<Pick>,
     /// The bots at the person's side's other seats (`None`: the server's default).
-    pub partner: Option<AgentSpec>,
+    pub partner: Option<Pick>,
     /// The seed of the deals (`None`: drawn at random, shown in the record at the end).
     pub seed: Option<u64>,
     /// A whole game (the default) or one hand/round.
@@ -51,10 +68,10 @@ pub struct NewGame {
 /// The bots a server plays when a request names none.
 #[derive(Clone, Debug, Default)]
 pub struct Defaults {
-    /// `--opponents` (`None`: the game's shipped model, else `heuristic`).
-    pub opponents: Option<AgentSpec>,
-    /// `--partner` (`None`: the game's shipped model, else `heuristic`).
-    pub partner: Option<AgentSpec>,
+    /// `--opponents` (`None`: the `normal` level).
+    pub opponents: Option<Pick>,
+    /// `--partner` (`None`: the `normal` level).
+    pub partner: Option<Pick>,
 }
 
 fn request(msg: impl Into<String>) -> WebError {
@@ -116,16 +133,19 @@ impl NewGame {
             Some(Value::String(s)) if s == "hand" || s == "round" => Episode::Hand,
             Some(v) => return Err(request(format!("bad `episode` {v}: expected \"game\" (the default) or \"hand\""))),
         };
-        let spec = |key: &'static str| -> Result<Option<AgentSpec>, WebError> {
+        let spec = |key: &'static str| -> Result<Option<Pick>, WebError> {
             match obj.get(key) {
                 None | Some(Value::Null) => Ok(None),
                 Some(Value::String(s)) if s.is_empty() => Ok(None),
-                Some(Value::String(s)) => {
-                    AgentSpec::parse(s).map(Some).map_err(|e| WebError::Agent { key, message: e.to_string() })
-                }
-                Some(v) => {
-                    Err(WebError::Agent { key, message: format!("expected an agent spec string, got {}", kind(v)) })
-                }
+                Some(Value::String(s)) => Pick::parse(s).map(Some).map_err(|message| WebError::Agent { key, message }),
+                Some(v) => Err(WebError::Agent {
+                    key,
+                    message: format!(
+                        "expected a level ({}) or an agent spec string, got {}",
+                        LEVEL_NAMES.join(", "),
+                        kind(v)
+                    ),
+                }),
             }
         };
         let (opponents, partner) = (spec("opponents")?, spec("partner")?);
@@ -152,77 +172,87 @@ fn same_side(game: &AnyGame, a: usize, b: usize) -> bool {
     game.visit(Same(a, b))
 }
 
-/// The bot a server plays when neither the request nor the server names one:
-/// the game's shipped model, else `heuristic`.
-fn default_spec(game: &str) -> AgentSpec {
-    match bones_policy::agent::shipped_model(game) {
-        Some(path) => AgentSpec::Model { path },
-        None => AgentSpec::Heuristic,
-    }
-}
-
 /// Builds the game of `req` with its bots (`model:PATH` loaded by `models`)
 /// and lets the bots play up to the person's first turn.
 pub fn create(req: NewGame, defaults: &Defaults, models: &dyn PolicyLoader) -> Result<Box<dyn Session>, WebError> {
     let game = req.game;
-    game.visit(Create { req, defaults, factory: AgentFactory::with_models(models) })
+    game.visit(Create { req, defaults, models })
 }
 
 /// The visitor of [`create`].
 struct Create<'a> {
     req: NewGame,
     defaults: &'a Defaults,
-    factory: AgentFactory<'a>,
+    models: &'a dyn PolicyLoader,
 }
 
 impl GameVisitor for Create<'_> {
     type Output = Result<Box<dyn Session>, WebError>;
     fn visit<G: Game>(self, game: G) -> Self::Output {
         let NewGame { seat, opponents, partner, seed, episode, .. } = self.req;
+        let factory = AgentFactory::with_models(self.models);
         let players = game.num_players();
+        let default = Pick::Level(DEFAULT_LEVEL);
+        let opponents = opponents.or_else(|| self.defaults.opponents.clone()).unwrap_or_else(|| default.clone());
+        let partner = partner.or_else(|| self.defaults.partner.clone()).unwrap_or(default);
+        let has_partner = (0..players).any(|s| s != seat && game.team_of(s) == game.team_of(seat));
         let mut bots: Vec<Option<Box<dyn Agent<ViewOf<G>>>>> = (0..players).map(|_| None).collect();
         let mut agents: Vec<Option<String>> = vec![None; players];
+        let mut levels: Vec<Option<&'static str>> = vec![None; players];
         for s in (0..players).filter(|&s| s != seat) {
-            let (key, asked, server) = if game.team_of(s) == game.team_of(seat) {
-                ("partner", &partner, &self.defaults.partner)
-            } else {
-                ("opponents", &opponents, &self.defaults.opponents)
-            };
-            let chosen = asked.clone().or_else(|| server.clone());
-            let (bot, spec) = match chosen {
-                Some(spec) => {
-                    let bot = self
-                        .factory
-                        .build(&spec, &game)
+            let (key, pick) =
+                if game.team_of(s) == game.team_of(seat) { ("partner", &partner) } else { ("opponents", &opponents) };
+            let spec = pick.spec(game.name(), self.models);
+            let (bot, spec) = match (factory.build(&spec, &game), pick) {
+                (Ok(bot), _) => (bot, spec),
+                // A level whose bot fails to load (a damaged shipped model) plays `heuristic`.
+                (Err(_), Pick::Level(_)) => {
+                    let bot = factory
+                        .build(&AgentSpec::Heuristic, &game)
                         .map_err(|e| WebError::Agent { key, message: e.to_string() })?;
-                    (bot, spec)
+                    (bot, AgentSpec::Heuristic)
                 }
-                // The default bot: a shipped model that fails to load falls back to heuristic.
-                None => {
-                    let spec = default_spec(game.name());
-                    match self.factory.build(&spec, &game) {
-                        Ok(bot) => (bot, spec),
-                        Err(_) => {
-                            let bot = self
-                                .factory
-                                .build(&AgentSpec::Heuristic, &game)
-                                .map_err(|e| WebError::Agent { key, message: e.to_string() })?;
-                            (bot, AgentSpec::Heuristic)
-                        }
-                    }
-                }
+                (Err(e), Pick::Spec(_)) => return Err(WebError::Agent { key, message: e.to_string() }),
             };
             bots[s] = Some(bot);
             agents[s] = Some(spec.to_string());
+            levels[s] = pick.level();
         }
         let seed = seed.unwrap_or_else(|| rand::rng().random());
         let sides = vec![0.0; game.num_sides()];
         let rng = AgentRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7765_6221);
         let table = Table::new(Bare::dealt(game, seed, episode), bots, rng);
-        let mut play = Play { table, seat, agents, seed, episode, deals: Vec::new(), sides };
+        let picked = |p: &Pick| match p {
+            Pick::Level(name) => name.to_string(),
+            Pick::Spec(spec) => spec.to_string(),
+        };
+        let mut play = Play {
+            table,
+            seat,
+            agents,
+            levels,
+            opponents: picked(&opponents),
+            partner: has_partner.then(|| picked(&partner)),
+            hint_level: opponents.level().unwrap_or(DEFAULT_LEVEL),
+            seed,
+            episode,
+            deals: Vec::new(),
+            sides,
+            reviewer: Reviewer::new(self.models),
+            hints: Vec::new(),
+            stored: false,
+        };
         play.run_bots()?;
         Ok(Box::new(play))
     }
+}
+
+/// A hint the person asked for: where, of which level, and what it said.
+#[derive(Clone, Debug)]
+struct HintUse {
+    ply: usize,
+    level: &'static str,
+    action: &'static str,
 }
 
 /// A game in progress: the generic [`Session`].
@@ -234,19 +264,39 @@ struct Play<G: Game> {
     seat: usize,
     /// The spec of each seat's bot, canonical (`None` at the person's).
     agents: Vec<Option<String>>,
+    /// The level of each seat's bot (`None`: a spec, or the person).
+    levels: Vec<Option<&'static str>>,
+    /// What was picked for the opponents and the partner (a level's name or a spec).
+    opponents: String,
+    partner: Option<String>,
+    /// The level a hint asks by default.
+    hint_level: &'static str,
     seed: u64,
     episode: Episode,
     /// The finished deals.
     deals: Vec<Value>,
     /// Game totals per side (the finished deals' scores summed).
     sides: Vec<f64>,
+    /// Reviews each finished deal for the person.
+    reviewer: Reviewer,
+    /// The hints asked, one per position.
+    hints: Vec<HintUse>,
+    /// Whether the finished game was handed to the history.
+    stored: bool,
 }
 
 /// Counts the deal `played` ended, if it ended one: the totals, and its
 /// summary for the page (the table as the person at `seat` last saw it, before
-/// the deal's last action).
-fn count_deal<G: Game>(played: &Played<'_, G>, seat: usize, deals: &mut Vec<Value>, totals: &mut [f64]) {
+/// the deal's last action, and the deal's review for the person).
+fn count_deal<G: Game>(
+    played: &Played<'_, G>,
+    seat: usize,
+    deals: &mut Vec<Value>,
+    totals: &mut [f64],
+    reviewer: &mut Reviewer,
+) {
     let Some(deal) = played.after.finished_deal() else { return };
+    let review = reviewer.on_played(played, seat).unwrap_or(Value::Null);
     let table = table::table(played.game, &played.before.view(seat));
     let sides = totals.len();
     for (total, score) in totals.iter_mut().zip(deal.score) {
@@ -262,14 +312,15 @@ fn count_deal<G: Game>(played: &Played<'_, G>, seat: usize, deals: &mut Vec<Valu
         "winner": winner,
         "totals": numbers(totals),
         "table": table,
+        "review": review,
     }));
 }
 
 impl<G: Game> Play<G> {
     /// Lets the bots play until the person is to move or the game is over.
     fn run_bots(&mut self) -> Result<(), WebError> {
-        let Play { table, seat, deals, sides, agents, .. } = self;
-        table.advance_with(|p| count_deal(p, *seat, deals, sides)).map_err(|e| {
+        let Play { table, seat, deals, sides, agents, reviewer, .. } = self;
+        table.advance_with(|p| count_deal(p, *seat, deals, sides, reviewer)).map_err(|e| {
             let who = agents[e.seat].as_deref().unwrap_or("?");
             WebError::Internal(format!("the bot at seat {} ({who}) chose an illegal action: {}", e.seat, e.refusal))
         })
@@ -283,13 +334,46 @@ impl<G: Game> Play<G> {
         self.table.state().legal_mask().iter().map(|a| self.table.game().action_name(a)).collect()
     }
 
+    /// The front end's notes on the game (the record's `annotations`).
+    fn annotations(&self) -> Value {
+        let hints: Vec<Value> =
+            self.hints.iter().map(|h| json!({"ply": h.ply, "level": h.level, "action": h.action})).collect();
+        let reviews: Vec<&Value> = self.deals.iter().map(|d| &d["review"]).collect();
+        json!({
+            "seat": self.seat,
+            "levels": {"opponents": self.opponents, "partner": self.partner},
+            "agents": self.agents,
+            "hints": hints,
+            "reviews": reviews,
+        })
+    }
+
     /// The record of the game so far (it names the seed: shown only at the end).
     fn record(&self) -> Value {
         let actions = self.table.action_names().into_iter().map(String::from).collect();
         match GameRecord::seeded(self.table.game(), self.seed, self.episode, actions) {
-            Ok(record) => record.to_json(),
+            Ok(record) => record.with_annotations(self.annotations()).to_json(),
             Err(e) => json!({ "error": e.to_string() }),
         }
+    }
+
+    /// Points the person gave up over the reviewed deals (`None`: none reviewed).
+    fn points_lost(&self) -> Option<i64> {
+        let lost: Vec<i64> = self.deals.iter().filter_map(|d| d["review"]["lost"].as_i64()).collect();
+        (!lost.is_empty()).then(|| lost.iter().sum())
+    }
+
+    /// The network's probability of each legal action of `view`, in id order
+    /// (`None` when the game has no shipped network here).
+    fn network_probs(&self, view: &ViewOf<G>, models: &dyn PolicyLoader) -> Option<Vec<f32>> {
+        let game = self.table.game();
+        let path = models.shipped(game.name())?;
+        let mut policy = models.load(&path, game.name(), game.obs_len(), game.num_actions()).ok()?;
+        let mut obs = vec![0.0; game.obs_len()];
+        view.observe(&mut obs);
+        let logits = policy.logits(&obs, 1);
+        let legal = view.legal();
+        Some(legal.iter().map(|a| legal_prob(&logits, legal, a)).collect())
     }
 }
 
@@ -312,11 +396,13 @@ impl<G: Game> Session for Play<G> {
         out.insert("episode".into(), json!(if self.episode == Episode::Game { "game" } else { "hand" }));
         out.insert("sides".into(), json!((0..players).map(|s| game.team_of(s)).collect::<Vec<_>>()));
         out.insert("agents".into(), json!(self.agents));
+        out.insert("levels".into(), json!(self.levels));
         out.insert("to_move".into(), json!(to_move));
         out.insert("legal".into(), json!(self.legal()));
         out.insert("history".into(), Value::Array(history));
         out.insert("hand".into(), json!(hand));
         out.insert("scores".into(), numbers(&self.sides));
+        out.insert("hints".into(), json!(self.hints.len()));
         out.insert("deals".into(), Value::Array(self.deals.clone()));
         out.insert("table".into(), table::table(game, &view));
         out.insert("done".into(), json!(done));
@@ -349,9 +435,117 @@ impl<G: Game> Session for Play<G> {
         if !self.table.state().legal_mask().contains(a) {
             return Err(WebError::Action(format!("illegal action `{shown}`: the legal actions now are {legal}")));
         }
-        let Play { table, seat, deals, sides, .. } = self;
-        table.apply_with(a, |p| count_deal(p, *seat, deals, sides)).map_err(|e| WebError::Action(e.to_string()))?;
+        let Play { table, seat, deals, sides, reviewer, .. } = self;
+        table
+            .apply_with(a, |p| count_deal(p, *seat, deals, sides, reviewer))
+            .map_err(|e| WebError::Action(e.to_string()))?;
         self.run_bots()
+    }
+
+    fn hint(&mut self, level: Option<&str>, models: &dyn PolicyLoader) -> Result<Value, WebError> {
+        let name = match level {
+            None => self.hint_level,
+            Some(l) => *LEVEL_NAMES.iter().find(|&&n| n == l).ok_or_else(|| {
+                WebError::Request(format!(
+                    "unknown level `{}`: expected {}",
+                    l.chars().take(40).collect::<String>(),
+                    LEVEL_NAMES.join(", ")
+                ))
+            })?,
+        };
+        if self.table.to_move().is_none() {
+            return Err(WebError::Finished("there is no move to hint".into()));
+        }
+        let game = self.table.game();
+        let level = levels::level(game.name(), name, models).expect("every game has every level");
+        let factory = AgentFactory::with_models(models);
+        let (mut agent, spec) = match factory.build(&level.spec, game) {
+            Ok(agent) => (agent, level.spec.clone()),
+            Err(_) => {
+                (factory.build(&AgentSpec::Heuristic, game).expect("heuristic plays every game"), AgentSpec::Heuristic)
+            }
+        };
+        let view = self.table.state().view(self.seat);
+        let ply = self.table.history().len();
+        let mut rng = AgentRng::seed_from_u64(mix64(self.seed ^ mix64(ply as u64 ^ 0x6869_6e74)));
+        let explained = agent.explain(&view, &mut rng);
+        let probs = self.network_probs(&view, models);
+        let values = explained.values.as_ref();
+        let moves: Vec<Value> = view
+            .legal()
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let value = values.and_then(|v| v.values.iter().find(|&&(b, _)| b == a)).map(|&(_, x)| x);
+                json!({
+                    "action": game.action_name(a),
+                    "prob": probs.as_ref().map(|p| p[i]),
+                    "value": value,
+                })
+            })
+            .collect();
+        let action = game.action_name(explained.action);
+        if self.hints.last().is_none_or(|h| h.ply != ply) {
+            self.hints.push(HintUse { ply, level: name, action });
+        }
+        Ok(json!({
+            "ply": ply,
+            "level": name,
+            "label": level.label,
+            "spec": spec.to_string(),
+            "action": action,
+            "moves": moves,
+            "value_unit": values.map(|v| v.unit.clone()),
+            "hints": self.hints.len(),
+        }))
+    }
+
+    fn review(&self, deal: usize) -> Result<Value, WebError> {
+        if let Some(d) = self.deals.get(deal) {
+            return Ok(json!({"deal": deal, "review": d["review"]}));
+        }
+        if deal == self.deals.len() && self.table.to_move().is_some() {
+            return Err(WebError::NotYet(format!(
+                "hand {} is not over yet: its review comes once it is over",
+                deal + 1
+            )));
+        }
+        Err(WebError::Http {
+            status: 404,
+            message: format!("no hand {} in this game: {} finished so far", deal + 1, self.deals.len()),
+        })
+    }
+
+    fn finished(&mut self) -> Option<Finished> {
+        if self.stored || self.table.to_move().is_some() {
+            return None;
+        }
+        self.stored = true;
+        let game = self.table.game();
+        let winner = self.table.state().winning_side();
+        let mine = game.team_of(self.seat);
+        let best_other = (0..self.sides.len()).filter(|&s| s != mine).map(|s| self.sides[s]).fold(f64::MIN, f64::max);
+        let result = match winner {
+            Some(w) if w == mine => "won",
+            Some(_) => "lost",
+            None if self.sides[mine] > best_other => "won",
+            None if self.sides[mine] < best_other => "lost",
+            None => "tied",
+        };
+        Some(Finished {
+            game: game.name().to_string(),
+            players: game.num_players(),
+            seat: self.seat,
+            opponents: Some(self.opponents.clone()),
+            partner: self.partner.clone(),
+            agents: json!(self.agents),
+            scores: numbers(&self.sides),
+            winner,
+            result,
+            hints: self.hints.len(),
+            points_lost: self.points_lost(),
+            record: self.record(),
+        })
     }
 }
 

@@ -10,7 +10,7 @@ use crate::game::{Episode, Game};
 use crate::record::deals::{replay_deals, DealRecords};
 use crate::record::fields::{self, keys_of};
 use crate::record::json::{
-    check_keys, domino_names, get_actions, get_u64, parse_domino_list, parse_hand_lists, RecordError,
+    check_keys, domino_names, get_actions, get_annotations, get_u64, parse_domino_list, parse_hand_lists, RecordError,
 };
 use crate::rules::DoublesRules;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -18,7 +18,7 @@ use serde_json::{json, Map, Value};
 
 /// A Doubles record (docs/interfaces.md): the table (`players`, `rules`), the
 /// deal (a `seed`, or the `hands` and the `boneyard` in draw order), the
-/// `episode`, the `actions` by name, and the annotations `expect` and
+/// `episode`, the `actions` by name, and the annotations `annotations`, `expect` and
 /// `result`. Keys serialize in this order, absent ones left out; deserializing
 /// refuses unknown keys and checks the types; [`DoublesRecord::from_json`]
 /// checks everything `bones replay` checks, with its messages.
@@ -53,6 +53,11 @@ pub struct DoublesRecord {
     /// The actions in order, by name (`"6-6"`, `"6-3@6"`, `"draw"`, `"pass"`).
     #[serde(default)]
     pub actions: Vec<String>,
+    /// A front end's notes on the game (`bones web`: the person's seat, the
+    /// levels, the hints used, the reviews of the hands; docs/interfaces.md):
+    /// an object that replay checks is one and otherwise keeps as written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
+    pub annotations: Option<Value>,
     /// What a conformance test expects of the replay (replay ignores it).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
     pub expect: Option<Value>,
@@ -99,6 +104,7 @@ impl DoublesRecord {
             seed: None,
             episode: None,
             actions,
+            annotations: None,
             expect: None,
             result: None,
         }
@@ -209,6 +215,7 @@ fn read_deal(record: &Map<String, Value>) -> Result<(DoublesRecord, Doubles, Dou
         boneyard,
         seed,
         episode,
+        annotations: get_annotations(record)?,
         expect: record.get("expect").cloned(),
         result: record.get("result").cloned(),
         ..DoublesRecord::empty(Vec::new())

@@ -56,6 +56,18 @@ pub fn check_keys(record: &Map<String, Value>, game: &str, keys: &[&str]) -> Res
     Ok(())
 }
 
+/// Reads the optional `annotations` (a front end's notes): an object, kept as written.
+pub fn get_annotations(record: &Map<String, Value>) -> Result<Option<Value>, RecordError> {
+    match record.get("annotations") {
+        None => Ok(None),
+        Some(v @ Value::Object(_)) => Ok(Some(v.clone())),
+        Some(v) => Err(RecordError::record(format!(
+            "bad `annotations`: expected an object (a front end's notes: seat, levels, hints, reviews), got {}",
+            kind(v)
+        ))),
+    }
+}
+
 /// Reads an optional unsigned integer key.
 pub fn get_u64(record: &Map<String, Value>, key: &str, max: u64) -> Result<Option<u64>, RecordError> {
     match record.get(key) {

@@ -11,14 +11,16 @@ use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, Episode};
 use crate::record::deals::{replay_deals, DealRecords};
 use crate::record::fields::{self, keys_of};
-use crate::record::json::{check_keys, domino_names, get_actions, get_u64, parse_hand_lists, RecordError};
+use crate::record::json::{
+    check_keys, domino_names, get_actions, get_annotations, get_u64, parse_hand_lists, RecordError,
+};
 use crate::rules::{Scoring, Texas42Rules};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Map, Value};
 
 /// A Texas 42 record (docs/interfaces.md): the deal (a `seed`, or the `hands`
 /// and the `dealer`), the `rules`, the `episode`, the `actions` by name, and
-/// the annotations `expect` and `result`. Keys serialize in this order, absent
+/// the annotations `annotations`, `expect` and `result`. Keys serialize in this order, absent
 /// ones left out; deserializing refuses unknown keys and checks the types;
 /// [`Texas42Record::from_json`] checks everything `bones replay` checks, with
 /// its messages.
@@ -48,6 +50,11 @@ pub struct Texas42Record {
     /// The actions in order, by name (`"30"`, `"pass"`, `"sixes"`, `"6-4"`).
     #[serde(default)]
     pub actions: Vec<String>,
+    /// A front end's notes on the game (`bones web`: the person's seat, the
+    /// levels, the hints used, the reviews of the hands; docs/interfaces.md):
+    /// an object that replay checks is one and otherwise keeps as written.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
+    pub annotations: Option<Value>,
     /// What a conformance test expects of the replay (replay ignores it).
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
     pub expect: Option<Value>,
@@ -92,6 +99,7 @@ impl Texas42Record {
             seed: None,
             episode: None,
             actions,
+            annotations: None,
             expect: None,
             result: None,
         }
@@ -170,6 +178,7 @@ fn read_deal(record: &Map<String, Value>) -> Result<Read, RecordError> {
         hands,
         seed,
         episode,
+        annotations: get_annotations(record)?,
         expect: record.get("expect").cloned(),
         result: record.get("result").cloned(),
         ..Texas42Record::empty(Vec::new())

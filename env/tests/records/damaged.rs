@@ -223,8 +223,12 @@ fn edit(rec: &mut Map<String, Value>, r: &mut Rng) {
 }
 
 /// FNV-1a over the output lines (each `ok` flag, then the JSON, then a newline).
+/// The `annotations` key came later (`bones web`'s notes): the unknown-key
+/// messages that list it are digested as they read before it (typed.rs checks
+/// the message with it), so every other answer is still compared with d55c899's.
 fn add(digest: &mut u64, ok: bool, out: &Value) {
-    for b in format!("{ok} {out}\n").bytes() {
+    let line = format!("{ok} {out}\n").replace("actions, annotations, expect", "actions, expect");
+    for b in line.bytes() {
         *digest ^= b as u64;
         *digest = digest.wrapping_mul(0x0100_0000_01b3);
     }

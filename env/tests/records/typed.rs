@@ -93,8 +93,8 @@ fn deserializing_a_typed_record_refuses_unknown_keys_other_games_and_bad_types()
 #[test]
 fn the_replay_reader_gives_replay_s_messages_with_the_line_key_and_what_was_expected() {
     let cases = [
-        (json!({"game":"texas42","seed":1,"foo":1}), "unknown key `foo` in a texas42 record: expected one of game, rules, dealer, hands, seed, episode, actions, expect, result"),
-        (json!({"game":"doubles","seed":1,"foo":1}), "unknown key `foo` in a doubles record: expected one of game, players, rules, dealer, hands, boneyard, seed, episode, actions, expect, result"),
+        (json!({"game":"texas42","seed":1,"foo":1}), "unknown key `foo` in a texas42 record: expected one of game, rules, dealer, hands, seed, episode, actions, annotations, expect, result"),
+        (json!({"game":"doubles","seed":1,"foo":1}), "unknown key `foo` in a doubles record: expected one of game, players, rules, dealer, hands, boneyard, seed, episode, actions, annotations, expect, result"),
         (json!({"game":"texas42","seed":1,"dealer":4}), "bad `dealer` 4: expected an integer 0..=3"),
         (json!({"game":"doubles","seed":1,"players":5}), "bad `players` 5: expected 2, 3 or 4"),
     ];

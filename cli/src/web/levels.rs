@@ -1,0 +1,158 @@
+//! Strength levels: the bots a person picks by name (Easy, Normal, Hard)
+//! instead of typing an agent spec. Each game has the same three names; what
+//! each plays depends on the game and on what this server has (the shipped
+//! models). A request's `opponents` or `partner` is a level's name or a spec
+//! ([`Pick`]).
+
+use bones_agents::{AgentSpec, PolicyLoader, SearchOptions};
+
+/// The level a request names when it names none, and the hint's level in a
+/// game whose opponents are a custom spec.
+pub const DEFAULT_LEVEL: &str = "normal";
+
+/// One strength level of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Level {
+    /// Its name in requests (`easy`, `normal`, `hard`).
+    pub name: &'static str,
+    /// Its name on the page.
+    pub label: &'static str,
+    /// One line on how it plays.
+    pub about: &'static str,
+    /// The bot it plays here.
+    pub spec: AgentSpec,
+}
+
+/// The level names, weakest first.
+pub const LEVEL_NAMES: [&str; 3] = ["easy", "normal", "hard"];
+
+/// The levels of `game`, weakest first: Easy is `heuristic`; Normal the
+/// game's shipped network (`heuristic` where there is none); Hard `search`
+/// over the shipped network for Texas 42 (`pimc:worlds=16` without one) and
+/// `pimc:worlds=512` for Doubles.
+pub fn levels(game: &str, models: &dyn PolicyLoader) -> Vec<Level> {
+    let shipped = models.shipped(game);
+    let network = match &shipped {
+        Some(path) => (AgentSpec::Model { path: path.clone() }, "the shipped network: quick, plays from experience"),
+        None => (AgentSpec::Heuristic, "rules of thumb (no trained network on this server)"),
+    };
+    let hard = match (game, &shipped) {
+        ("texas42", Some(_)) => (
+            AgentSpec::Search(SearchOptions::default()),
+            "the network and the open-hand solver over sampled deals: the strongest bot, a moment per move",
+        ),
+        ("texas42", None) => (AgentSpec::Pimc { worlds: 16 }, "the open-hand solver over 16 sampled deals"),
+        _ => (AgentSpec::Pimc { worlds: 512 }, "plays each move out in 512 sampled deals: the strongest bot"),
+    };
+    vec![
+        Level {
+            name: "easy",
+            label: "Easy",
+            about: "rules of thumb: plays sensibly, never deep",
+            spec: AgentSpec::Heuristic,
+        },
+        Level { name: "normal", label: "Normal", about: network.1, spec: network.0 },
+        Level { name: "hard", label: "Hard", about: hard.1, spec: hard.0 },
+    ]
+}
+
+/// The level `name` of `game`.
+pub fn level(game: &str, name: &str, models: &dyn PolicyLoader) -> Option<Level> {
+    levels(game, models).into_iter().find(|l| l.name == name)
+}
+
+/// What a request picked for a role: a level by name, or an agent spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Pick {
+    /// A level (one of [`LEVEL_NAMES`]).
+    Level(&'static str),
+    /// A spec typed by the person ("custom").
+    Spec(AgentSpec),
+}
+
+impl Pick {
+    /// Reads a request's value: a level name, else an agent spec; the message
+    /// names both kinds when it is neither.
+    pub fn parse(text: &str) -> Result<Pick, String> {
+        if let Some(name) = LEVEL_NAMES.iter().find(|&&n| n == text) {
+            return Ok(Pick::Level(name));
+        }
+        AgentSpec::parse(text).map(Pick::Spec).map_err(|e| {
+            format!("`{}` is neither a level ({}) nor an agent spec: {e}", shown(text), LEVEL_NAMES.join(", "))
+        })
+    }
+
+    /// The level's name, `None` for a spec.
+    pub fn level(&self) -> Option<&'static str> {
+        match self {
+            Pick::Level(name) => Some(name),
+            Pick::Spec(_) => None,
+        }
+    }
+
+    /// The spec it plays in `game`.
+    pub fn spec(&self, game: &str, models: &dyn PolicyLoader) -> AgentSpec {
+        match self {
+            Pick::Level(name) => level(game, name, models).expect("a parsed level exists in every game").spec,
+            Pick::Spec(spec) => spec.clone(),
+        }
+    }
+}
+
+/// A request's text as it may be echoed: short, printable.
+fn shown(text: &str) -> String {
+    let mut s: String = text.chars().take(60).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if text.chars().count() > 60 {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    struct Models(Option<PathBuf>);
+    impl PolicyLoader for Models {
+        fn load(&self, _: &Path, _: &str, _: usize, _: usize) -> Result<Box<dyn bones_agents::Policy>, String> {
+            Err("not in this test".into())
+        }
+        fn shipped(&self, _: &str) -> Option<PathBuf> {
+            self.0.clone()
+        }
+    }
+
+    #[test]
+    fn every_game_has_the_three_levels_weakest_first() {
+        for game in ["texas42", "doubles"] {
+            for models in [Models(None), Models(Some("models/x".into()))] {
+                let names: Vec<_> = levels(game, &models).iter().map(|l| l.name).collect();
+                assert_eq!(names, LEVEL_NAMES);
+            }
+        }
+    }
+
+    #[test]
+    fn the_levels_play_the_shipped_network_and_search_where_there_is_one() {
+        let with = Models(Some("models/texas42".into()));
+        let specs: Vec<String> = levels("texas42", &with).iter().map(|l| l.spec.to_string()).collect();
+        assert_eq!(
+            specs,
+            ["heuristic", "model:models/texas42", "search:worlds=128:pool=512:bidding=policy:weighted=on"]
+        );
+        let specs: Vec<String> = levels("texas42", &Models(None)).iter().map(|l| l.spec.to_string()).collect();
+        assert_eq!(specs, ["heuristic", "heuristic", "pimc:worlds=16"]);
+        let specs: Vec<String> =
+            levels("doubles", &Models(Some("models/doubles".into()))).iter().map(|l| l.spec.to_string()).collect();
+        assert_eq!(specs, ["heuristic", "model:models/doubles", "pimc:worlds=512"]);
+    }
+
+    #[test]
+    fn a_pick_is_a_level_name_or_a_spec_and_the_error_names_both() {
+        assert_eq!(Pick::parse("hard"), Ok(Pick::Level("hard")));
+        assert_eq!(Pick::parse("heuristic"), Ok(Pick::Spec(AgentSpec::Heuristic)));
+        let e = Pick::parse("expert").unwrap_err();
+        assert!(e.contains("`expert` is neither a level (easy, normal, hard) nor an agent spec"), "{e}");
+    }
+}
