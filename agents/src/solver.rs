@@ -43,7 +43,7 @@
 //! - the last trick is evaluated directly.
 //!
 //! The search does not allocate; a [`Solver`] owns its table (2 MiB by
-//! default) and is reused from call to call.
+//! default, made on its first solve) and is reused from call to call.
 
 use std::sync::OnceLock;
 
@@ -340,7 +340,7 @@ impl Solver {
     pub fn with_tt_bits(bits: u32) -> Solver {
         let bits = bits.clamp(8, 24);
         Solver {
-            tt: vec![Bucket::default(); 1 << bits],
+            tt: Vec::new(),
             shift: 64 - bits,
             generation: 0,
             nodes: 0,
@@ -506,6 +506,10 @@ impl Solver {
     /// number of tricks left (the one in progress included).
     fn setup(&mut self, hand: &Hand) -> (TrickState, u8) {
         assert_eq!(hand.phase, Phase::Playing, "the solver needs a hand in the Playing phase");
+        if self.tt.is_empty() {
+            // The table is made on the first solve: an agent that never reaches the play costs nothing.
+            self.tt = vec![Bucket::default(); 1 << (64 - self.shift)];
+        }
         self.generation = (self.generation + 1) & 31;
         let decl = hand.declaration as Action;
         let id = match decl {

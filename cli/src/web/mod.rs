@@ -300,7 +300,12 @@ async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>
     let req = NewGame::parse(&body_json(body)?)?;
     app.store.check_room()?;
     let shared = app.clone();
-    let session = blocking(move || session::create(req, &shared.defaults, &shared.models)).await??;
+    let session = blocking(move || {
+        let mut session = session::create(req, &shared.defaults, &shared.models)?;
+        store_if_finished(&shared, session.as_mut());
+        Ok::<_, WebError>(session)
+    })
+    .await??;
     let state = session.state();
     let id = app.store.insert(session)?;
     Ok(json_response(StatusCode::CREATED, &json!({"id": id, "state": state})))
@@ -331,13 +336,8 @@ async fn act(
     let shared = app.clone();
     let played = blocking(move || {
         let mut session = lock(&slot);
-        session.play(&action, ply)?;
-        if let (Some(history), Some(finished)) = (&shared.history, session.finished()) {
-            // The game is over and the person has it; a failed write is reported, not the move.
-            if let Err(e) = history.store(&finished) {
-                eprintln!("error: a finished game was not stored: {e}");
-            }
-        }
+        session.play(&action, ply, &shared.models)?;
+        store_if_finished(&shared, session.as_mut());
         Ok(session.state())
     })
     .await;
@@ -348,6 +348,16 @@ async fn act(
         Err(e) => {
             app.store.remove(&id);
             Err(e)
+        }
+    }
+}
+
+/// Stores the game in the history once it is over (once). The person has the
+/// game either way: a failed write is reported on standard error, not to the move.
+fn store_if_finished(app: &App, session: &mut dyn Session) {
+    if let (Some(history), Some(finished)) = (&app.history, session.finished()) {
+        if let Err(e) = history.store(&finished) {
+            eprintln!("error: a finished game was not stored: {e}");
         }
     }
 }

@@ -15,7 +15,7 @@ use super::error::WebError;
 use super::history::Finished;
 use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
 use super::table;
-use crate::review::Reviewer;
+use crate::review::review_played;
 use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Bare, Played, PolicyLoader, Table, ViewOf};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
@@ -35,7 +35,9 @@ pub trait Session: Send {
     /// Applies the person's action (a name) and lets the bots play up to the
     /// person's next turn or the end. With `ply` (the length of the history
     /// the move was chosen at) a move for an older state is refused.
-    fn play(&mut self, action: &str, ply: Option<usize>) -> Result<(), WebError>;
+    /// The review of a hand that ends compares the bids with the network
+    /// that `models` loads.
+    fn play(&mut self, action: &str, ply: Option<usize>, models: &dyn PolicyLoader) -> Result<(), WebError>;
     /// What the level `level` (default: the opponents' level, else
     /// `normal`) would play now, with the network's probability of each legal
     /// move (and the level's values where it weighs moves by one); the game is
@@ -238,11 +240,10 @@ impl GameVisitor for Create<'_> {
             episode,
             deals: Vec::new(),
             sides,
-            reviewer: Reviewer::new(self.models),
             hints: Vec::new(),
             stored: false,
         };
-        play.run_bots()?;
+        play.run_bots(self.models)?;
         Ok(Box::new(play))
     }
 }
@@ -277,8 +278,6 @@ struct Play<G: Game> {
     deals: Vec<Value>,
     /// Game totals per side (the finished deals' scores summed).
     sides: Vec<f64>,
-    /// Reviews each finished deal for the person.
-    reviewer: Reviewer,
     /// The hints asked, one per position.
     hints: Vec<HintUse>,
     /// Whether the finished game was handed to the history.
@@ -293,10 +292,10 @@ fn count_deal<G: Game>(
     seat: usize,
     deals: &mut Vec<Value>,
     totals: &mut [f64],
-    reviewer: &mut Reviewer,
+    models: &dyn PolicyLoader,
 ) {
     let Some(deal) = played.after.finished_deal() else { return };
-    let review = reviewer.on_played(played, seat).unwrap_or(Value::Null);
+    let review = review_played(played, seat, models).unwrap_or(Value::Null);
     let table = table::table(played.game, &played.before.view(seat));
     let sides = totals.len();
     for (total, score) in totals.iter_mut().zip(deal.score) {
@@ -318,9 +317,9 @@ fn count_deal<G: Game>(
 
 impl<G: Game> Play<G> {
     /// Lets the bots play until the person is to move or the game is over.
-    fn run_bots(&mut self) -> Result<(), WebError> {
-        let Play { table, seat, deals, sides, agents, reviewer, .. } = self;
-        table.advance_with(|p| count_deal(p, *seat, deals, sides, reviewer)).map_err(|e| {
+    fn run_bots(&mut self, models: &dyn PolicyLoader) -> Result<(), WebError> {
+        let Play { table, seat, deals, sides, agents, .. } = self;
+        table.advance_with(|p| count_deal(p, *seat, deals, sides, models)).map_err(|e| {
             let who = agents[e.seat].as_deref().unwrap_or("?");
             WebError::Internal(format!("the bot at seat {} ({who}) chose an illegal action: {}", e.seat, e.refusal))
         })
@@ -417,7 +416,7 @@ impl<G: Game> Session for Play<G> {
         Value::Object(out)
     }
 
-    fn play(&mut self, name: &str, ply: Option<usize>) -> Result<(), WebError> {
+    fn play(&mut self, name: &str, ply: Option<usize>, models: &dyn PolicyLoader) -> Result<(), WebError> {
         let to_move = self.table.to_move().ok_or(WebError::Over)?;
         let plies = self.table.history().len();
         if let Some(p) = ply.filter(|&p| p != plies) {
@@ -435,11 +434,11 @@ impl<G: Game> Session for Play<G> {
         if !self.table.state().legal_mask().contains(a) {
             return Err(WebError::Action(format!("illegal action `{shown}`: the legal actions now are {legal}")));
         }
-        let Play { table, seat, deals, sides, reviewer, .. } = self;
+        let Play { table, seat, deals, sides, .. } = self;
         table
-            .apply_with(a, |p| count_deal(p, *seat, deals, sides, reviewer))
+            .apply_with(a, |p| count_deal(p, *seat, deals, sides, models))
             .map_err(|e| WebError::Action(e.to_string()))?;
-        self.run_bots()
+        self.run_bots(models)
     }
 
     fn hint(&mut self, level: Option<&str>, models: &dyn PolicyLoader) -> Result<Value, WebError> {
