@@ -48,3 +48,28 @@ fn a_bad_config_or_game_exits_2_from_train() {
     assert!(err.contains("texas42") && err.contains("doubles"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bones_web_on_a_damaged_history_exits_1_with_one_line_and_leaves_the_file() {
+    let dir = std::env::temp_dir().join(format!("bones-cli-web-db-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("history.sqlite3");
+    std::fs::write(&db, "not a database: a list of dominoes\n".repeat(100)).unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let (code, err) = bones(&["web", "--port", "0", "--db", db.to_str().unwrap()]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("error: the game history") && err.contains("is damaged"), "{err}");
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    let (code, err) = bones(&["web", "--port", "0", "--db", ""]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--db: expected a file path, or `none`"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn replay_review_flags_need_review() {
+    let (code, err) = bones(&["replay", "--seat", "1", "-"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--review"), "{err}");
+}

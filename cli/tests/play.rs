@@ -200,6 +200,7 @@ fn a_whole_texas42_game_through_stdin_saves_a_record_that_replays() {
     assert_eq!(record["game"], "texas42");
     assert_eq!(record["seed"], 3);
     assert_eq!(record["episode"], "game");
+    assert_eq!(record["annotations"], serde_json::json!({"seat": 0}), "the person's seat, for --review");
     let result = &record["result"];
     assert_eq!(result["done"], true, "{result}");
     let winner = result["winner"].as_u64().expect("a winning team");

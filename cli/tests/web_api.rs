@@ -117,6 +117,14 @@ fn play_game(addr: SocketAddr, request: Value, pick: impl Fn(usize, &[Value]) ->
         let legal = st["legal"].as_array().unwrap();
         assert!(!legal.is_empty(), "the person is to move until the end: {st}");
         assert_eq!(st["to_move"], st["seat"]);
+        // A hint names no domino but the person's own.
+        let (status, hint) = http(addr, "GET", &format!("/api/games/{id}/hint?level=easy"), None);
+        assert_eq!(status, 200, "{hint}");
+        let mut named = BTreeSet::new();
+        dominoes_named(&hint, &mut named);
+        let hand: BTreeSet<String> =
+            st["hand"].as_array().unwrap().iter().map(|d| d.as_str().unwrap().to_string()).collect();
+        assert!(named.is_subset(&hand), "{hint} names a domino not in {hand:?}");
         let action = legal[pick(turn, legal)].clone();
         let ply = st["history"].as_array().unwrap().len();
         let (status, next) = post(addr, &format!("/api/games/{id}/actions"), &json!({"action": action, "ply": ply}));

@@ -42,7 +42,8 @@ pub struct PlayArgs {
     /// Seed of the deals and the bots' random choices [default: drawn from the clock, printed].
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Write the game as a whole-game record (JSON line) that `bones replay FILE` reads.
+    /// Write the game as a whole-game record (JSON line) that `bones replay FILE` reads
+    /// (with your seat in its `annotations`, for `bones replay --review FILE`).
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
 }
@@ -162,7 +163,8 @@ fn play_texas42(args: &PlayArgs, game: Texas42, seed: u64) -> Result<i32> {
     let record = move |actions: &[String]| {
         let diff = rules_diff(&rules);
         let seeded = Texas42Record::seeded(&game, seed, Episode::Game, actions.to_vec());
-        Texas42Record { rules: (!diff.is_empty()).then_some(Value::Object(diff)), ..seeded }.to_json()
+        let rules = (!diff.is_empty()).then_some(Value::Object(diff));
+        Texas42Record { rules, annotations: Some(serde_json::json!({ "seat": human })), ..seeded }.to_json()
     };
     let unit = if rules.scoring == bones_env::Scoring::Points { "game points" } else { "marks" };
     let intro = format!(
@@ -212,7 +214,8 @@ fn play_doubles(args: &PlayArgs, game: Doubles, seed: u64) -> Result<i32> {
         }
         let changed = (DoublesRules { players, ..rules }) != (DoublesRules { players, ..DoublesRules::default() });
         let seeded = DoublesRecord::seeded(&game, seed, Episode::Game, actions.to_vec());
-        DoublesRecord { players: Some(players), rules: changed.then_some(rest), ..seeded }.to_json()
+        let annotations = Some(serde_json::json!({ "seat": human }));
+        DoublesRecord { players: Some(players), rules: changed.then_some(rest), annotations, ..seeded }.to_json()
     };
     let intro = format!(
         "Doubles, {players} players, first to {} points. Seed {seed} (play these deals again with --seed {seed}).\n\
@@ -353,7 +356,10 @@ fn play_loop<S: Screen>(
     save(save_to, &record(&actions(&table)))?;
     term.say(&screen.finished(table.state()));
     if let Some(p) = save_to {
-        term.say(&format!("Saved the game to {} (`bones replay {}` replays it).\n", p.display(), p.display()));
+        let p = p.display();
+        term.say(&format!(
+            "Saved the game to {p} (`bones replay {p}` replays it; `bones replay --review {p}` reviews your plays).\n"
+        ));
     }
     Ok(0)
 }
