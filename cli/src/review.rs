@@ -49,8 +49,8 @@ impl Reviewer {
     }
 
     /// The reviews for `seat` of every deal that `actions` finish from
-    /// `state` (a record's game and start), each as [`Reviewer::on_played`]
-    /// gives it; `None` for a game without a review.
+    /// `state` (a record's game and start), each as [`review_played`] gives
+    /// it; `None` for a game without a review.
     pub fn whole<G: Game>(&mut self, game: &G, state: G::State, actions: &[Action], seat: usize) -> Option<Vec<Value>> {
         let any: &dyn Any = &state;
         let start = any.downcast_ref::<Texas42State>()?.clone();
