@@ -4,7 +4,8 @@
 //! models). A request's `opponents` or `partner` is a level's name or a spec
 //! ([`Pick`]).
 
-use bones_agents::{AgentSpec, PolicyLoader, SearchOptions};
+use bones_agents::{Agent, AgentFactory, AgentSpec, PolicyLoader, SearchOptions, ViewOf};
+use bones_env::Game;
 
 /// The level a request names when it names none, and the hint's level in a
 /// game whose opponents are a custom spec.
@@ -59,6 +60,21 @@ pub fn levels(game: &str, models: &dyn PolicyLoader) -> Vec<Level> {
 /// The level `name` of `game`.
 pub fn level(game: &str, name: &str, models: &dyn PolicyLoader) -> Option<Level> {
     levels(game, models).into_iter().find(|l| l.name == name)
+}
+
+/// The bot of a level's `spec` in `game`, and the spec it plays: `heuristic`
+/// when that bot fails to load (a damaged shipped model), so a level always plays.
+pub fn level_bot<G: Game>(
+    factory: &AgentFactory<'_>,
+    spec: &AgentSpec,
+    game: &G,
+) -> (Box<dyn Agent<ViewOf<G>>>, AgentSpec) {
+    match factory.build(spec, game) {
+        Ok(bot) => (bot, spec.clone()),
+        Err(_) => {
+            (factory.build(&AgentSpec::Heuristic, game).expect("heuristic plays every game"), AgentSpec::Heuristic)
+        }
+    }
 }
 
 /// What a request picked for a role: a level by name, or an agent spec.

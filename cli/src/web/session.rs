@@ -16,7 +16,7 @@ use super::history::Finished;
 use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
 use super::table;
 use crate::review::review_played;
-use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Bare, Played, PolicyLoader, Table, ViewOf};
+use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, Bare, Played, PolicyLoader, Table, ViewOf};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::replay::GameRecord;
@@ -205,16 +205,11 @@ impl GameVisitor for Create<'_> {
             let (key, pick) =
                 if game.team_of(s) == game.team_of(seat) { ("partner", &partner) } else { ("opponents", &opponents) };
             let spec = pick.spec(game.name(), self.models);
-            let (bot, spec) = match (factory.build(&spec, &game), pick) {
-                (Ok(bot), _) => (bot, spec),
-                // A level whose bot fails to load (a damaged shipped model) plays `heuristic`.
-                (Err(_), Pick::Level(_)) => {
-                    let bot = factory
-                        .build(&AgentSpec::Heuristic, &game)
-                        .map_err(|e| WebError::Agent { key, message: e.to_string() })?;
-                    (bot, AgentSpec::Heuristic)
+            let (bot, spec) = match pick {
+                Pick::Level(_) => levels::level_bot(&factory, &spec, &game),
+                Pick::Spec(_) => {
+                    (factory.build(&spec, &game).map_err(|e| WebError::Agent { key, message: e.to_string() })?, spec)
                 }
-                (Err(e), Pick::Spec(_)) => return Err(WebError::Agent { key, message: e.to_string() }),
             };
             bots[s] = Some(bot);
             agents[s] = Some(spec.to_string());
@@ -458,12 +453,7 @@ impl<G: Game> Session for Play<G> {
         let game = self.table.game();
         let level = levels::level(game.name(), name, models).expect("every game has every level");
         let factory = AgentFactory::with_models(models);
-        let (mut agent, spec) = match factory.build(&level.spec, game) {
-            Ok(agent) => (agent, level.spec.clone()),
-            Err(_) => {
-                (factory.build(&AgentSpec::Heuristic, game).expect("heuristic plays every game"), AgentSpec::Heuristic)
-            }
-        };
+        let (mut agent, spec) = levels::level_bot(&factory, &level.spec, game);
         let view = self.table.state().view(self.seat);
         let ply = self.table.history().len();
         let mut rng = AgentRng::seed_from_u64(mix64(self.seed ^ mix64(ply as u64 ^ 0x6869_6e74)));
