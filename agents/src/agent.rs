@@ -23,6 +23,14 @@ pub trait Agent<V>: Send {
     /// Chooses an action; it must be in `view.legal()`.
     fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action;
 
+    /// Chooses an action as [`Agent::act`] does, or says why it cannot: an
+    /// outside program that crashed, hung or replied badly. Drivers that can
+    /// report a failure (the arena, the tables) call this; agents that cannot
+    /// fail keep the default, which is `act`.
+    fn try_act(&mut self, view: &V, rng: &mut AgentRng) -> Result<Action, AgentFailure> {
+        Ok(self.act(view, rng))
+    }
+
     /// Chooses an action as [`Agent::act`] does (the same action for the same
     /// view and stream) and says what it weighed, where it weighs the legal
     /// actions by a value (the search agents); by default nothing is said.
@@ -36,9 +44,26 @@ impl<V, A: Agent<V> + ?Sized> Agent<V> for Box<A> {
         (**self).act(view, rng)
     }
 
+    fn try_act(&mut self, view: &V, rng: &mut AgentRng) -> Result<Action, AgentFailure> {
+        (**self).try_act(view, rng)
+    }
+
     fn explain(&mut self, view: &V, rng: &mut AgentRng) -> Explained {
         (**self).explain(view, rng)
     }
+}
+
+/// Why an agent could not choose ([`Agent::try_act`]): what happened, what
+/// came back and what was expected, in words for the person running it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what}; got {got}; expected {expected}")]
+pub struct AgentFailure {
+    /// What went wrong (`the program exited with status 1`, `no reply within 5 s`, …).
+    pub what: String,
+    /// What came back (a reply line, or `nothing`), shortened.
+    pub got: String,
+    /// What was expected instead.
+    pub expected: String,
 }
 
 /// An agent's choice with the values it chose by ([`Agent::explain`]).

@@ -39,7 +39,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::agent::{Agent, AgentRng, ViewOf};
+use crate::agent::{Agent, AgentFailure, AgentRng, ViewOf};
 use crate::factory::AgentFactory;
 use crate::spec::{AgentSpec, SpecError};
 use bones_env::seed::splitmix64;
@@ -181,6 +181,28 @@ pub enum ArenaError {
         legal: Vec<String>,
         /// The seed of the deal.
         deal_seed: u64,
+    },
+    /// An agent could not choose (an outside program crashed, hung or replied
+    /// badly).
+    #[error("agent `{agent}` at seat {seat} failed: {failure}; the record so far: {record}")]
+    Failed {
+        /// The agent's spec.
+        agent: String,
+        /// Its seat.
+        seat: usize,
+        /// What went wrong, what came back, what was expected.
+        failure: AgentFailure,
+        /// The game so far as a record (one JSON line, `bones replay` reads it).
+        record: String,
+    },
+    /// An evaluation stopped by `cause` after some deals were finished: their
+    /// report is kept.
+    #[error("{cause} ({} deals were finished before it stopped)", finished.deals)]
+    Stopped {
+        /// Why it stopped.
+        cause: Box<ArenaError>,
+        /// The report of the deals finished before it stopped.
+        finished: Box<EvalReport>,
     },
     /// Nothing to play.
     #[error("nothing to play: ask for at least one game or hand")]
@@ -361,15 +383,23 @@ type PlayGroup<'a, V> = dyn Fn(u64, &mut Pair<V>) -> Result<DealResult, ArenaErr
 /// Builds agent A (`0`) or B (`1`) for one worker thread.
 pub type MakeAgent<'a, V> = dyn Fn(usize) -> Result<Box<dyn Agent<V>>, SpecError> + Sync + 'a;
 
+/// What a pool played: each group's result in group order (`None` for the
+/// groups not finished), and the failure that stopped it, if one did.
+struct Pooled {
+    results: Vec<Option<DealResult>>,
+    failure: Option<ArenaError>,
+}
+
 /// Runs the duplicate groups `range` over `threads` threads; `play(i, agents)`
-/// plays group `i` with this thread's agents. Results come back in group order.
+/// plays group `i` with this thread's agents. Results come back in group order;
+/// after a failure no new group is started and the finished ones are kept.
 fn run_pool<V>(
     make: &MakeAgent<V>,
     range: Range<u64>,
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
     play: &PlayGroup<V>,
-) -> Result<Vec<DealResult>, ArenaError> {
+) -> Result<Pooled, ArenaError> {
     let groups = range.end - range.start;
     // Build once here so that a bad spec fails before any thread starts.
     make(0)?;
@@ -410,10 +440,7 @@ fn run_pool<V>(
             });
         }
     });
-    if let Some(e) = failure.into_inner().expect("lock") {
-        return Err(e);
-    }
-    Ok(results.into_inner().expect("lock").into_iter().map(|g| g.expect("every group played")).collect())
+    Ok(Pooled { results: results.into_inner().expect("lock"), failure: failure.into_inner().expect("lock") })
 }
 
 /// Adds one finished deal, seen from A's side `a`, to the group.
@@ -537,8 +564,14 @@ pub fn evaluate_with<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<EvalReport, ArenaError> {
     let deals = deal_count(opts.amount, game.num_sides())?;
-    let shard = evaluate_shard_with(game, names, make, opts, 0..deals, progress)?;
-    Ok(summarise(game.name(), shard.agents, game.num_players(), game.num_sides(), opts.amount, &shard.deals))
+    let pooled = play_deals(game, &names, make, opts, 0..deals, progress)?;
+    let finished: Vec<DealResult> = pooled.results.into_iter().flatten().collect();
+    let report = summarise(game.name(), names, game.num_players(), game.num_sides(), opts.amount, &finished);
+    match pooled.failure {
+        None => Ok(report),
+        Some(cause) if finished.is_empty() => Err(cause),
+        Some(cause) => Err(ArenaError::Stopped { cause: Box::new(cause), finished: Box::new(report) }),
+    }
 }
 
 /// The deals `start..end` of an evaluation, played and kept deal by deal so that
@@ -595,6 +628,41 @@ pub fn evaluate_shard_with<G: Game>(
     range: Range<u64>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Shard, ArenaError> {
+    let start = range.start;
+    let pooled = play_deals(game, &names, make, opts, range, progress)?;
+    if let Some(e) = pooled.failure {
+        return Err(e);
+    }
+    Ok(Shard {
+        game: game.name().to_string(),
+        agents: names,
+        players: game.num_players(),
+        sides: game.num_sides(),
+        amount: opts.amount,
+        seed: opts.seed,
+        start,
+        deals: pooled.results.into_iter().map(|g| g.expect("every deal played when none failed")).collect(),
+    })
+}
+
+/// The record of a game so far, dealt from `seed`, as one JSON line.
+fn record_so_far<G: Game>(game: &G, seed: u64, episode: Episode, actions: &[bones_env::Action]) -> String {
+    let names: Vec<&str> = actions.iter().map(|&a| game.action_name(a)).collect();
+    let episode = if episode == Episode::Game { "game" } else { "hand" };
+    serde_json::json!({"game": game.name(), "rules": game.rules_json(), "seed": seed, "episode": episode,
+                       "actions": names})
+    .to_string()
+}
+
+/// Plays the deals `range` of an evaluation (see [`evaluate_shard_with`]).
+fn play_deals<G: Game>(
+    game: &G,
+    names: &[String; 2],
+    make: &MakeAgent<ViewOf<G>>,
+    opts: &EvalOptions,
+    range: Range<u64>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Pooled, ArenaError> {
     let sides = game.num_sides();
     let deals = deal_count(opts.amount, sides)?;
     if range.start > range.end || range.end > deals {
@@ -604,16 +672,24 @@ pub fn evaluate_shard_with<G: Game>(
     let play = |i: u64, agents: &mut Pair<ViewOf<G>>| -> Result<DealResult, ArenaError> {
         let seed = deal_seed(opts.seed, i);
         let mut g = DealResult::default();
+        let mut actions = Vec::new();
         for a_side in 0..sides {
             let mut rng = agent_rng(seed, a_side);
             let mut st = game.new_state(seed, episode);
+            actions.clear();
             while let Some(seat) = st.current_seat() {
                 let who = usize::from(game.team_of(seat) != a_side);
                 let view = st.view(seat);
                 let t0 = Instant::now();
-                let a = agents[who].act(&view, &mut rng);
+                let a = agents[who].try_act(&view, &mut rng).map_err(|failure| ArenaError::Failed {
+                    agent: names[who].clone(),
+                    seat,
+                    failure,
+                    record: record_so_far(game, seed, episode, &actions),
+                })?;
                 g.nanos[who] += t0.elapsed().as_nanos() as u64;
                 g.decisions[who] += 1;
+                actions.push(a);
                 st.apply(a).map_err(|e| ArenaError::Illegal {
                     agent: names[who].clone(),
                     seat,
@@ -635,18 +711,7 @@ pub fn evaluate_shard_with<G: Game>(
         }
         Ok(g)
     };
-    let start = range.start;
-    let results = run_pool(make, range, opts.threads, progress, &play)?;
-    Ok(Shard {
-        game: game.name().to_string(),
-        agents: names,
-        players: game.num_players(),
-        sides,
-        amount: opts.amount,
-        seed: opts.seed,
-        start,
-        deals: results,
-    })
+    run_pool(make, range, opts.threads, progress, &play)
 }
 
 /// Splits the deals of an evaluation into `shards` contiguous ranges of sizes

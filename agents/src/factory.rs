@@ -24,6 +24,7 @@
 use std::any::Any;
 
 use crate::agent::{Agent, ViewOf};
+use crate::exec::ExecAgent;
 use crate::heuristic::doubles::{DoublesHeuristic, HighestAgent};
 use crate::heuristic::texas42::Texas42Heuristic;
 use crate::pimc::doubles::DoublesPimc;
@@ -70,6 +71,33 @@ impl<'a> AgentFactory<'a> {
                     .load(path, game.name(), game.obs_len(), game.num_actions())
                     .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
                 Ok(Box::new(ObservingAgent::new(policy, game.obs_len())))
+            }
+            AgentSpec::Onnx { path, observation } => {
+                let loader =
+                    self.models.ok_or_else(|| SpecError::NotAvailable { spec: spec.to_string(), reason: NO_LOADER })?;
+                let policy = loader
+                    .load_onnx(path, *observation, game.name(), game.obs_len(), game.num_actions())
+                    .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
+                Ok(Box::new(ObservingAgent::new(policy, game.obs_len())))
+            }
+            AgentSpec::Exec { argv, limit_ms, .. } => {
+                let any: &dyn Any = game;
+                let name = spec.to_string();
+                if any.is::<Texas42>() {
+                    let agent: Box<dyn Agent<Texas42View>> =
+                        Box::new(ExecAgent::<Texas42View>::start(name, argv, *limit_ms)?);
+                    return Ok(cast(agent));
+                }
+                if any.is::<Doubles>() {
+                    let agent: Box<dyn Agent<DoublesView>> =
+                        Box::new(ExecAgent::<DoublesView>::start(name, argv, *limit_ms)?);
+                    return Ok(cast(agent));
+                }
+                Err(SpecError::WrongGame {
+                    spec: name,
+                    game: game.name(),
+                    reason: "outside programs are sent seat views of Texas 42 and Doubles only".into(),
+                })
             }
             AgentSpec::Search(options) => {
                 let loader =

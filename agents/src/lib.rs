@@ -21,6 +21,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod exec;
 pub mod factory;
 pub mod heuristic;
 pub mod pimc;
@@ -29,11 +30,12 @@ pub mod random;
 pub mod report;
 pub mod review;
 pub mod search;
+pub mod seat_request;
 pub mod solver;
 pub mod spec;
 pub mod table;
 
-pub use agent::{ActionValues, Agent, AgentRng, Explained, ViewOf};
+pub use agent::{ActionValues, Agent, AgentFailure, AgentRng, Explained, ViewOf};
 pub use arena::{
     evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
 };
@@ -42,4 +44,4 @@ pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
 pub use search::{SearchAgent, SearchSettings};
 pub use solver::Solver;
 pub use spec::{AgentSpec, SearchOptions, SpecError};
-pub use table::{AgentError, Bare, Board, DecideError, Played, Seats, Table, TableError};
+pub use table::{AgentError, Bare, Board, DecideError, Played, Refusal, Seats, Table, TableError};

@@ -42,6 +42,22 @@ pub trait PolicyLoader: Sync {
     /// observation length and action count; the reason when it cannot be loaded.
     fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String>;
 
+    /// The ONNX network at `path` (`onnx:PATH`): a folder with `model.onnx` and
+    /// `model.json`, or a `.onnx` file read as observation version
+    /// `observation`; it must take `obs_len` floats of that game's observation
+    /// and give `num_actions` scores. The reason when it cannot be loaded.
+    fn load_onnx(
+        &self,
+        path: &Path,
+        observation: Option<u32>,
+        game: &str,
+        obs_len: usize,
+        num_actions: usize,
+    ) -> Result<Box<dyn Policy>, String> {
+        let _ = (path, observation, game, obs_len, num_actions);
+        Err("this program cannot run ONNX models (the `bones` binary and the Python package can)".to_string())
+    }
+
     /// The shipped model of `game` (the policy `search` uses without
     /// `model=PATH`), if this loader knows one.
     fn shipped(&self, game: &str) -> Option<PathBuf> {

@@ -2,9 +2,13 @@
 //! server and in the Python and web front ends: `random`, `heuristic`,
 //! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42),
 //! `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]`
-//! (Texas 42), `model:PATH`. Options follow the name, each after a `:` (a `,`
-//! separates the agents of a list); `model=PATH` takes the rest of the spec, so a
-//! path may hold `:`. [`AgentSpec`] parses and prints them.
+//! (Texas 42), `model:PATH`, `onnx:[observation=V:]PATH` (an ONNX network from any
+//! framework) and `exec:COMMAND` (an outside program speaking the bot protocol).
+//! Options follow the name, each after a `:` (a `,` separates the agents of a
+//! list); `model=PATH`, the path of `model:`/`onnx:` and the command of `exec:`
+//! take the rest of the spec, so they may hold `:`. [`AgentSpec`] parses and
+//! prints them; [`AgentSpec::check_remote`] says whether a spec that arrived
+//! over the network may be built.
 //!
 //! A spec is plain data: this module uses nothing else of the crate, and the
 //! modules that act on a spec depend on it, never the other way round
@@ -13,13 +17,14 @@
 //! [`SearchOptions`]).
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// The valid agent specs, for error messages and `--help`.
 pub const VALID_SPECS: &str = "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, \
      `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]` (Texas 42 only), \
-     `model:PATH` (a model directory or checkpoint)";
+     `model:PATH` (a model directory or checkpoint), `onnx:[observation=V:]PATH` (an ONNX model folder or \
+     `.onnx` file), `exec:[limit=SECONDS:]COMMAND` (an outside program speaking the bot protocol)";
 
 /// Worlds sampled per decision by `pimc` without `worlds=N`.
 pub const DEFAULT_PIMC_WORLDS: u32 = 32;
@@ -45,6 +50,28 @@ pub enum AgentSpec {
         /// The path given.
         path: PathBuf,
     },
+    /// An ONNX network written by any framework: a folder holding `model.onnx`
+    /// and `model.json` (as `bones export` writes), or a `.onnx` file whose
+    /// observation version is given.
+    Onnx {
+        /// The folder or file given.
+        path: PathBuf,
+        /// The observation version the network reads (`observation=V`); for a
+        /// folder it must agree with its `model.json`, a bare file needs it.
+        observation: Option<u32>,
+    },
+    /// An outside program that speaks the bot protocol on stdin/stdout, sent
+    /// only its seat's view (see docs/interfaces.md, "Seat views").
+    Exec {
+        /// The command line: a program and its arguments, split like a shell
+        /// splits words (quotes group, no other shell syntax).
+        command: String,
+        /// The words of `command`.
+        argv: Vec<String>,
+        /// The time the program has for each decision, in milliseconds
+        /// (`limit=SECONDS` before the command; default [`DEFAULT_EXEC_LIMIT_MS`]).
+        limit_ms: u64,
+    },
 }
 
 /// The options of `search` (see [`crate::search`]; its agent's settings are
@@ -64,6 +91,9 @@ pub struct SearchOptions {
     /// The policy (`None`: the shipped model).
     pub model: Option<PathBuf>,
 }
+
+/// The time an `exec:` program has for one decision without `limit=SECONDS`.
+pub const DEFAULT_EXEC_LIMIT_MS: u64 = 10_000;
 
 /// Worlds solved per decision by `search` without `worlds=N`.
 pub const DEFAULT_SEARCH_WORLDS: u32 = 128;
@@ -174,6 +204,23 @@ pub enum SpecError {
         /// What was wrong (missing files, another game, …).
         reason: String,
     },
+    /// A spec that arrived over the network and may not be built there
+    /// ([`AgentSpec::check_remote`]).
+    #[error("agent `{spec}` is refused: {reason}")]
+    Refused {
+        /// The spec.
+        spec: String,
+        /// Why.
+        reason: String,
+    },
+    /// The program of an `exec:` spec cannot be started.
+    #[error("agent `{spec}`: cannot start the program: {reason}")]
+    Program {
+        /// The spec.
+        spec: String,
+        /// What the system said.
+        reason: String,
+    },
     /// The program that builds agents cannot load trained policies.
     #[error("agent `{spec}` is not available here: {reason}")]
     NotAvailable {
@@ -226,6 +273,46 @@ impl FromStr for AgentSpec {
                 Some(p) if !p.trim().is_empty() => Ok(AgentSpec::Model { path: PathBuf::from(p.trim()) }),
                 _ => Err(bad("`model` needs a path: `model:PATH`".to_string())),
             },
+            "onnx" => {
+                let rest = rest.map(str::trim).unwrap_or("");
+                let (observation, path) = match rest.strip_prefix("observation=") {
+                    Some(tail) => {
+                        let (v, path) = tail.split_once(':').unwrap_or((tail, ""));
+                        let v = v.parse::<u32>().ok().filter(|&v| v >= 1).ok_or_else(|| {
+                            bad(format!(
+                                "`observation` must be an observation version (a whole number >= 1), got `{v}`"
+                            ))
+                        })?;
+                        (Some(v), path.trim())
+                    }
+                    None => (None, rest),
+                };
+                if path.is_empty() {
+                    return Err(bad("`onnx` needs a path: `onnx:PATH` or `onnx:observation=V:FILE.onnx`".to_string()));
+                }
+                Ok(AgentSpec::Onnx { path: PathBuf::from(path), observation })
+            }
+            "exec" => {
+                let mut command = rest.map(str::trim).unwrap_or("");
+                let mut limit_ms = DEFAULT_EXEC_LIMIT_MS;
+                if let Some(tail) = command.strip_prefix("limit=") {
+                    let (secs, cmd) = tail.split_once(':').unwrap_or((tail, ""));
+                    limit_ms = secs
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| (0.001..=86_400.0).contains(s))
+                        .map(|s| (s * 1000.0).round() as u64)
+                        .ok_or_else(|| {
+                            bad(format!("`limit` must be a number of seconds from 0.001 to 86400, got `{secs}`"))
+                        })?;
+                    command = cmd.trim();
+                }
+                let argv = split_words(command).map_err(|e| bad(format!("bad command line: {e}")))?;
+                if argv.is_empty() {
+                    return Err(bad("`exec` needs a command line: `exec:[limit=SECONDS:]PROGRAM [ARGS…]`".to_string()));
+                }
+                Ok(AgentSpec::Exec { command: command.to_string(), argv, limit_ms })
+            }
             _ => Err(SpecError::Unknown { spec: s.to_string() }),
         }
     }
@@ -240,6 +327,12 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Pimc { worlds } => write!(f, "pimc:worlds={worlds}"),
             AgentSpec::Search(o) => o.fmt(f),
             AgentSpec::Model { path } => write!(f, "model:{}", path.display()),
+            AgentSpec::Onnx { path, observation: Some(v) } => write!(f, "onnx:observation={v}:{}", path.display()),
+            AgentSpec::Onnx { path, observation: None } => write!(f, "onnx:{}", path.display()),
+            AgentSpec::Exec { command, limit_ms: DEFAULT_EXEC_LIMIT_MS, .. } => write!(f, "exec:{command}"),
+            AgentSpec::Exec { command, limit_ms, .. } => {
+                write!(f, "exec:limit={}:{command}", *limit_ms as f64 / 1000.0)
+            }
         }
     }
 }
@@ -250,8 +343,101 @@ impl AgentSpec {
         text.parse()
     }
 
-    /// Parses a comma-separated list of specs (`heuristic,random`).
+    /// Parses a comma-separated list of specs (`heuristic,random`); a command
+    /// line of `exec:` in a list cannot hold a `,`.
     pub fn parse_list(text: &str) -> Result<Vec<AgentSpec>, SpecError> {
         text.split(',').map(AgentSpec::parse).collect()
     }
+
+    /// Whether a spec that arrived over the network (a web page, a protocol
+    /// request) may be built: `exec:` runs a program, so it is refused, and so is
+    /// every path (`model:`, `onnx:`, `search`'s `model=`) outside `models_dir`
+    /// (the configured models folder; `None`: no path at all is accepted). Paths
+    /// are compared after resolving `.`, `..` and links, so a path that escapes
+    /// the folder by either is refused.
+    pub fn check_remote(&self, models_dir: Option<&Path>) -> Result<(), SpecError> {
+        let refuse = |reason: String| Err(SpecError::Refused { spec: self.to_string(), reason });
+        let path = match self {
+            AgentSpec::Exec { .. } => {
+                return refuse(
+                    "`exec:` runs a program on this machine, so it is accepted only on the command line \
+                               or from Python, never over the network"
+                        .to_string(),
+                )
+            }
+            AgentSpec::Model { path } | AgentSpec::Onnx { path, .. } => path,
+            AgentSpec::Search(SearchOptions { model: Some(path), .. }) => path,
+            _ => return Ok(()),
+        };
+        let Some(root) = models_dir else {
+            return refuse(format!("model paths are not accepted over the network (got `{}`)", path.display()));
+        };
+        let inside = match (root.canonicalize(), path.canonicalize()) {
+            (Ok(root), Ok(p)) => p.starts_with(&root),
+            _ => false,
+        };
+        if inside {
+            Ok(())
+        } else {
+            refuse(format!(
+                "`{}` is not inside the models folder `{}`: over the network only models in that folder are accepted",
+                path.display(),
+                root.display()
+            ))
+        }
+    }
+}
+
+/// Splits a command line into words as a POSIX shell does for plain words:
+/// blanks separate, `'…'` keeps everything, `"…"` keeps everything but `\"`
+/// and `\\`, and `\` outside quotes escapes the next character. No other shell
+/// syntax (variables, globs, pipes) is interpreted.
+pub fn split_words(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => w.push(c),
+                        None => return Err("a `'` is not closed".to_string()),
+                    }
+                }
+            }
+            '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => w.push(c),
+                            Some(c) => {
+                                w.push('\\');
+                                w.push(c);
+                            }
+                            None => return Err("a `\"` is not closed".to_string()),
+                        },
+                        Some(c) => w.push(c),
+                        None => return Err("a `\"` is not closed".to_string()),
+                    }
+                }
+            }
+            '\\' => match chars.next() {
+                Some(c) => word.get_or_insert_with(String::new).push(c),
+                None => return Err("a `\\` ends the line".to_string()),
+            },
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    Ok(words)
 }

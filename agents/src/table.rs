@@ -45,7 +45,7 @@
 
 use std::fmt;
 
-use crate::agent::{Agent, AgentRng, ViewOf};
+use crate::agent::{Agent, AgentFailure, AgentRng, ViewOf};
 use bones_env::{Action, Env, EnvError, Episode, Game, GameState, IllegalAction};
 
 /// What a [`Table`] plays on: a game, its state, and how an action is applied.
@@ -155,21 +155,39 @@ pub struct Played<'a, G: Game> {
     pub after: &'a G::State,
 }
 
-/// An agent chose an action the board refused; the table is unchanged (the
-/// agent's seat is still to move, and its draws from the stream are spent).
+/// An agent chose an action the board refused, or could not choose (an
+/// outside program that failed); the table is unchanged (the agent's seat is
+/// still to move, and its draws from the stream are spent).
 #[derive(Debug, Clone, PartialEq)]
 pub struct AgentError<E> {
     /// The agent's seat.
     pub seat: usize,
-    /// The action it chose.
-    pub action: Action,
-    /// Why the board refused it.
-    pub refusal: E,
+    /// What went wrong.
+    pub refusal: Refusal<E>,
+}
+
+/// What went wrong with an agent's move ([`AgentError`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refusal<E> {
+    /// It chose `action` and the board refused it (the board's reason).
+    Board {
+        /// The action chosen.
+        action: Action,
+        /// Why the board refused it.
+        reason: E,
+    },
+    /// It could not choose ([`Agent::try_act`]).
+    Failed(AgentFailure),
 }
 
 impl<E: fmt::Display> fmt::Display for AgentError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the agent in seat {} chose an illegal action: {}", self.seat, self.refusal)
+        match &self.refusal {
+            Refusal::Board { reason, .. } => {
+                write!(f, "the agent in seat {} chose an illegal action: {reason}", self.seat)
+            }
+            Refusal::Failed(failure) => write!(f, "the agent in seat {} failed: {failure}", self.seat),
+        }
     }
 }
 
@@ -396,10 +414,13 @@ impl<G: Game, B: Board<Game = G>> Table<G, B> {
         let seat = self.board.to_move().ok_or(DecideError::Over)?;
         let agent = self.seating[seat].ok_or(DecideError::Outside { seat })?;
         let state = self.board.state();
-        let action = self.agents[agent].act(&state.view(seat), &mut self.rng);
+        let action = self.agents[agent]
+            .try_act(&state.view(seat), &mut self.rng)
+            .map_err(|f| DecideError::Illegal(AgentError { seat, refusal: Refusal::Failed(f) }))?;
         let legal = state.legal_mask();
         if !legal.contains(action) {
-            return Err(DecideError::Illegal(AgentError { seat, action, refusal: IllegalAction { action, legal } }));
+            let refusal = Refusal::Board { action, reason: IllegalAction { action, legal } };
+            return Err(DecideError::Illegal(AgentError { seat, refusal }));
         }
         Ok(action)
     }
@@ -409,8 +430,11 @@ impl<G: Game, B: Board<Game = G>> Table<G, B> {
             let Some(seat) = self.board.to_move() else { return Ok(()) };
             let Some(agent) = self.seating[seat] else { return Ok(()) };
             let view = self.board.state().view(seat);
-            let action = self.agents[agent].act(&view, &mut self.rng);
-            self.play(seat, action, true, on.as_deref_mut()).map_err(|refusal| AgentError { seat, action, refusal })?;
+            let action = self.agents[agent]
+                .try_act(&view, &mut self.rng)
+                .map_err(|f| AgentError { seat, refusal: Refusal::Failed(f) })?;
+            self.play(seat, action, true, on.as_deref_mut())
+                .map_err(|reason| AgentError { seat, refusal: Refusal::Board { action, reason } })?;
         }
     }
 

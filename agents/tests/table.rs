@@ -7,7 +7,8 @@
 
 use bones_agents::table::DecideError;
 use bones_agents::{
-    Agent, AgentError, AgentFactory, AgentRng, AgentSpec, Bare, Board, Played, Seats, Table, TableError, ViewOf,
+    Agent, AgentError, AgentFactory, AgentRng, AgentSpec, Bare, Board, Played, Refusal, Seats, Table, TableError,
+    ViewOf,
 };
 use bones_env::rules::DoublesRules;
 use bones_env::{Action, Doubles, Env, EnvError, Episode, Game, GameState, SeatView, Texas42, Texas42Rules};
@@ -363,13 +364,18 @@ fn refused_agent_is_an_error<G: Game>(game: G) {
     let state = bytes(table.state());
     let e: AgentError<_> = table.advance().unwrap_err();
     assert_eq!(e.seat, first);
-    assert_eq!(e.refusal.action, e.action);
+    match &e.refusal {
+        Refusal::Board { action, reason } => assert_eq!(reason.action, *action),
+        other => panic!("{other:?}"),
+    }
     assert!(e.to_string().starts_with(&format!("the agent in seat {first} chose an illegal action: ")), "{e}");
     assert_eq!(bytes(table.state()), state);
     assert!(table.history().is_empty());
     assert_eq!(table.to_move(), Some(first));
     match table.decide().unwrap_err() {
-        DecideError::Illegal(e) => assert_eq!((e.seat, e.refusal.legal), (first, table.state().legal_mask())),
+        DecideError::Illegal(AgentError { seat, refusal: Refusal::Board { reason, .. } }) => {
+            assert_eq!((seat, reason.legal), (first, table.state().legal_mask()))
+        }
         other => panic!("{other:?}"),
     }
 }

@@ -16,7 +16,7 @@
 //! public record, never the other seats' dominoes) and replies
 //! `{"id":…,"action":"6-4"}`.
 
-use bones_agents::{AgentRng, AgentSpec, Bare, Board, DecideError, Table};
+use bones_agents::{AgentError, AgentRng, AgentSpec, Bare, Board, DecideError, Refusal, Table};
 use bones_env::record::RecordError;
 use bones_env::registry::RecordVisitor;
 use bones_env::replay::load_record;
@@ -226,14 +226,16 @@ impl RecordVisitor for AgentMove<'_> {
         *self.rng = table.rng().clone();
         match decided {
             Ok(a) => Ok(table.game().action_name(a)),
-            Err(DecideError::Illegal(e)) => Err(ServeError::Agent {
-                game: name,
-                message: format!(
-                    "agent `{}` chose the illegal action `{}`",
-                    self.spec,
-                    table.game().action_name(e.action)
-                ),
-            }),
+            Err(DecideError::Illegal(AgentError { refusal: Refusal::Board { action, .. }, .. })) => {
+                Err(ServeError::Agent {
+                    game: name,
+                    message: format!(
+                        "agent `{}` chose the illegal action `{}`",
+                        self.spec,
+                        table.game().action_name(action)
+                    ),
+                })
+            }
             Err(e) => Err(ServeError::Agent { game: name, message: e.to_string() }),
         }
     }

@@ -83,9 +83,7 @@ struct Saved {
 impl<G: Game> Core<G> {
     /// Plays the agents' seats until a seat without an agent is to move or the episode ends.
     fn advance(&mut self) -> Result<(), StepError> {
-        self.table.advance().map_err(|e| {
-            StepError::Agent(format!("the agent in seat {} chose an illegal action: {}", e.seat, e.refusal))
-        })
+        self.table.advance().map_err(|e| StepError::Agent(e.to_string()))
     }
 
     fn env(&self) -> &Env<G> {

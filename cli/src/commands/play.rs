@@ -10,7 +10,7 @@ use crate::terminal::texas42::Texas42Screen;
 use crate::terminal::{Screen, StateOf};
 use anyhow::{anyhow, Result};
 use bones_agents::spec::VALID_SPECS;
-use bones_agents::{Agent, AgentRng, AgentSpec, Bare, Seats, SpecError, Table};
+use bones_agents::{Agent, AgentRng, AgentSpec, Bare, Refusal, Seats, SpecError, Table};
 use bones_env::rules::DoublesRules;
 use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules};
 use bones_policy::agent::factory;
@@ -323,8 +323,13 @@ fn play_loop<S: Screen>(
         let told = table.advance_with(|p| term.say(&screen.event(p.before, p.after, p.seat, p.action)));
         if let Err(e) = told {
             save(save_to, &record(&actions(&table)))?;
-            let name = game.action_name(e.action);
-            return Err(anyhow!("{} chose `{name}`, which is not legal: {}", screen.seat_name(e.seat), e.refusal));
+            return Err(match e.refusal {
+                Refusal::Board { action, reason } => {
+                    let name = game.action_name(action);
+                    anyhow!("{} chose `{name}`, which is not legal: {reason}", screen.seat_name(e.seat))
+                }
+                Refusal::Failed(failure) => anyhow!("{} failed: {failure}", screen.seat_name(e.seat)),
+            });
         }
         if table.outside_to_move().is_none() {
             break;

@@ -316,7 +316,7 @@ impl<G: Game> Play<G> {
         let Play { table, seat, deals, sides, agents, .. } = self;
         table.advance_with(|p| count_deal(p, *seat, deals, sides, models)).map_err(|e| {
             let who = agents[e.seat].as_deref().unwrap_or("?");
-            WebError::Internal(format!("the bot at seat {} ({who}) chose an illegal action: {}", e.seat, e.refusal))
+            WebError::Internal(format!("the bot ({who}): {e}"))
         })
     }
 
