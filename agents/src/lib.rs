@@ -16,17 +16,22 @@
 //!   the solver's best with all hands open, its bids against another agent's.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
 //!   whole or in shards that merge to the same report; [`report`]: its JSON form.
+//! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
+//!   gauntlet on fixed deals) and its scorecard (`bones benchmark`);
+//!   [`rating`]: intervals of ladder ratings.
 
 #![warn(missing_docs)]
 
 pub mod agent;
 pub mod arena;
+pub mod benchmark;
 pub mod exec;
 pub mod factory;
 pub mod heuristic;
 pub mod pimc;
 pub mod policy;
 pub mod random;
+pub mod rating;
 pub mod report;
 pub mod review;
 pub mod search;

@@ -47,6 +47,9 @@ pub struct EvalArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// With --ladder: also draw the ratings with 95% intervals as an SVG picture in FILE.
+    #[arg(long, value_name = "FILE.svg", requires = "ladder", conflicts_with = "agents")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 /// Bad usage: exit 2.
@@ -102,6 +105,10 @@ fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
         let ladder = arena::ladder(&specs, |a, b| eval_pair(game, [a, b], &opts, &bar))?;
         bar.finish_and_clear();
         print_ladder(game.name(), &ladder, args);
+        if let Some(path) = &args.plot {
+            let about = format!("{}, seed {}", game.name(), args.seed);
+            crate::plot::plot_ladder(path, &ladder, &about).with_context(|| format!("--plot {}", path.display()))?;
+        }
     } else {
         if specs.len() != 2 {
             return usage(format!("--agents needs exactly two specs `A,B`, got {}", specs.len()));

@@ -3,6 +3,7 @@
 
 pub mod args;
 mod bench;
+mod benchmark;
 mod eval;
 mod export;
 mod play;
@@ -33,6 +34,8 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Evaluate agent A against agent B on duplicate deals (or a ladder of agents).
     Eval(eval::EvalArgs),
+    /// The standard benchmark: an agent against a fixed gauntlet on fixed deals, as a scorecard.
+    Benchmark(benchmark::BenchmarkArgs),
     /// Play one seat in the terminal against bots (a whole game).
     Play(play::PlayArgs),
     /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
@@ -50,6 +53,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Replay(a) => replay::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),
+        Command::Benchmark(a) => benchmark::run(a),
         Command::Play(a) => play::run(a),
         Command::Export(a) => export::run(a),
         Command::Serve(a) => serve::run(a),
