@@ -16,6 +16,8 @@
 //!   the solver's best with all hands open, its bids against another agent's.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
 //!   whole or in shards that merge to the same report; [`report`]: its JSON form.
+//! - [`resample`]: a state with the hidden dominoes drawn again uniformly for
+//!   one seat (for search agents written outside Bones).
 //! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
 //!   gauntlet on fixed deals) and its scorecard (`bones benchmark`);
 //!   [`rating`]: intervals of ladder ratings.
@@ -33,6 +35,7 @@ pub mod policy;
 pub mod random;
 pub mod rating;
 pub mod report;
+pub mod resample;
 pub mod review;
 pub mod search;
 pub mod seat_request;

@@ -4,6 +4,7 @@
 mod agents_arena;
 mod pimc;
 mod pimc_doubles;
+mod resample;
 mod review;
 mod search;
 mod shards;

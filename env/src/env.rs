@@ -244,6 +244,30 @@ impl<G: Game> Env<G> {
         self.episode
     }
 
+    /// A copy of this environment with its state replaced by `state`, which
+    /// the caller keeps consistent with this one (e.g. the hidden dominoes
+    /// resampled for one seat): the episode, `max_steps`, the outstanding
+    /// rewards and the step count are kept; the seat to act, its legal actions
+    /// and observation and the end of the episode are read from `state`.
+    pub fn with_state(&self, state: G::State) -> Env<G> {
+        let mut last = self.last.clone();
+        last.seat = state.current_seat();
+        last.legal = state.legal_mask();
+        last.terminated = state.is_terminal();
+        match last.seat {
+            Some(s) => state.observe(s, &mut last.obs),
+            None => last.obs.fill(0.0),
+        }
+        Env {
+            game: self.game.clone(),
+            episode: self.episode,
+            max_steps: self.max_steps,
+            state,
+            pending: self.pending,
+            last,
+        }
+    }
+
     /// Saves the environment (state, outstanding rewards, last `TimeStep`,
     /// `max_steps`) as bytes that [`Env::restore`] reads back.
     pub fn save(&self) -> Vec<u8> {

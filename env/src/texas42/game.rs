@@ -187,6 +187,13 @@ impl Series<Texas42> {
     pub fn hands_played(&self) -> u32 {
         self.deals_played
     }
+    /// A copy of this state with the current hand replaced (game totals,
+    /// shaker, hands played and the stream of later deals kept), for
+    /// determinization: search agents sampling the hidden hands consistent
+    /// with one seat's view. The caller keeps the hand consistent with the rules.
+    pub fn with_hand(&self, hand: Hand) -> Texas42State {
+        Texas42State { deal: hand, ..self.clone() }
+    }
 
     /// The public facts of `seat` (its legal actions only when it is to move).
     #[inline]
