@@ -73,3 +73,30 @@ fn replay_review_flags_need_review() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--review"), "{err}");
 }
+
+#[test]
+fn eval_json_prints_the_finished_deals_when_an_outside_program_fails_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("bones-eval-late-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bot = dir.join("late.py");
+    std::fs::write(
+        &bot,
+        "import json, sys\nfor n, line in enumerate(sys.stdin):\n    req = json.loads(line)\n    \
+         a = req['view']['legal'][0] if n < 30 else 'nonsense'\n    \
+         print(json.dumps({'id': req['id'], 'action': a}), flush=True)\n",
+    )
+    .unwrap();
+    let agents = format!("exec:python3 {},heuristic", bot.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_bones"))
+        .args(["eval", "--agents", &agents, "--hands", "40", "--threads", "1", "--json"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("at seat 0 failed: `nonsense` is not a legal action now"), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
+    assert!(report["deals"].as_u64().unwrap() >= 1, "{report}");
+    assert!(report["stopped"].as_str().unwrap().contains("the record so far"), "{report}");
+}

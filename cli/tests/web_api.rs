@@ -12,6 +12,7 @@ use std::any::Any;
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::Path;
 use std::time::Duration;
 
 fn server(idle: Duration, max_games: usize) -> WebServer {
@@ -316,6 +317,29 @@ fn bad_requests_get_4xx_errors_and_the_server_keeps_serving() {
     let (status, info) = http(a, "GET", "/api/info", None);
     assert_eq!(status, 200);
     assert_eq!(info["games"][0]["name"], "texas42");
+}
+
+#[test]
+fn specs_that_run_programs_or_name_paths_outside_the_models_folder_are_refused_over_the_network() {
+    let srv = server(Duration::from_secs(600), 100);
+    let a = srv.addr();
+    let games = "/api/games";
+    let marker = std::env::temp_dir().join(format!("bones-web-exec-{}", std::process::id()));
+    let exec = format!("exec:touch {}", marker.display());
+    expect_error(
+        post(a, games, &json!({"game":"texas42","opponents":exec})),
+        400,
+        &["`opponents`", "never over the network"],
+    );
+    expect_error(post(a, games, &json!({"game":"doubles","opponents":exec})), 400, &["never over the network"]);
+    assert!(!marker.exists(), "the program ran");
+    for spec in ["model:/etc", "onnx:/tmp", "search:model=/tmp", "model:models/../env"] {
+        expect_error(post(a, games, &json!({"game":"texas42","partner":spec})), 400, &["`partner`", "refused"]);
+    }
+    // The shipped models' folder is the default models folder: its models are accepted.
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/texas42");
+    let (status, _) = post(a, games, &json!({"game":"texas42","partner":format!("model:{}", shipped.display())}));
+    assert_eq!(status, 201);
 }
 
 #[test]

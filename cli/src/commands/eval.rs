@@ -3,7 +3,7 @@
 
 use super::args::GameArgs;
 use anyhow::{Context, Result};
-use bones_agents::arena::{self, Amount, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::arena::{self, Amount, ArenaError, Estimate, EvalOptions, EvalReport, Ladder};
 use bones_agents::report::num;
 use bones_agents::spec::VALID_SPECS;
 use bones_agents::AgentSpec;
@@ -114,7 +114,28 @@ fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
             return usage(format!("--agents needs exactly two specs `A,B`, got {}", specs.len()));
         }
         let bar = progress_bar(game, amount, 1, args.json);
-        let report = eval_pair(game, [&specs[0], &specs[1]], &opts, &bar)?;
+        let progress = |n: u64| bar.inc(n);
+        let report = match arena::evaluate(game, [&specs[0], &specs[1]], &factory, &opts, &progress) {
+            Ok(report) => report,
+            // An agent failed after some deals were finished: show them, then the error.
+            Err(ArenaError::Stopped { cause, finished }) => {
+                bar.finish_and_clear();
+                if args.json {
+                    let mut v = finished.to_json(args.seed);
+                    v["stopped"] = cause.to_string().into();
+                    println!("{v}");
+                } else {
+                    println!("stopped early: the deals finished before the error");
+                    print_report(&finished, args.seed);
+                }
+                return Err(anyhow::Error::new(*cause))
+                    .with_context(|| format!("evaluating {} against {}", specs[0], specs[1]));
+            }
+            Err(e) => {
+                return Err(anyhow::Error::new(e))
+                    .with_context(|| format!("evaluating {} against {}", specs[0], specs[1]))
+            }
+        };
         bar.finish_and_clear();
         if args.json {
             println!("{}", report.to_json(args.seed));

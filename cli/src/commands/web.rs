@@ -41,6 +41,10 @@ pub struct WebArgs {
     /// [default: bones/history.sqlite3 under the user's data folder].
     #[arg(long, value_name = "PATH|none")]
     pub db: Option<String>,
+    /// The folder whose models a page may name in a spec (`model:PATH`, `onnx:PATH`; `none`: no paths)
+    /// [default: the shipped models' folder]. `exec:` specs are never accepted from the page.
+    #[arg(long, value_name = "DIR|none")]
+    pub models: Option<String>,
 }
 
 fn pick(flag: &Option<String>, name: &str) -> Result<Option<Pick>> {
@@ -71,6 +75,11 @@ pub fn run(args: WebArgs) -> Result<i32> {
         idle_timeout: Duration::from_secs(args.idle_timeout),
         max_games: args.max_games as usize,
         history: history.clone(),
+        models: match args.models.as_deref() {
+            Some("none") => None,
+            Some(dir) => Some(PathBuf::from(dir)),
+            None => WebConfig::default().models,
+        },
     };
     let server = start(config)?;
     println!("Bones web: open {} in a browser (Ctrl-C stops)", server.url());

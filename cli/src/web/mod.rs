@@ -77,6 +77,10 @@ pub struct WebConfig {
     pub max_games: usize,
     /// The SQLite file finished games are stored in (`None`: none are kept).
     pub history: Option<std::path::PathBuf>,
+    /// The folder whose models (`model:PATH`, `onnx:PATH`, `search`'s
+    /// `model=PATH`) a request may name; `None`: no path is accepted. Specs
+    /// that run programs (`exec:`) are refused over the network whatever it is.
+    pub models: Option<std::path::PathBuf>,
 }
 
 impl Default for WebConfig {
@@ -88,6 +92,7 @@ impl Default for WebConfig {
             idle_timeout: Duration::from_secs(3600),
             max_games: 1000,
             history: None,
+            models: bones_policy::agent::shipped_model("texas42").and_then(|p| p.parent().map(|p| p.to_path_buf())),
         }
     }
 }
@@ -116,6 +121,8 @@ struct App {
     store: Store,
     defaults: Defaults,
     models: SharedModels,
+    /// The folder whose models a request may name.
+    models_dir: Option<std::path::PathBuf>,
     history: Option<History>,
 }
 
@@ -182,6 +189,7 @@ pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
         store: Store::new(config.idle_timeout, config.max_games),
         defaults: config.defaults,
         models: SharedModels::new(),
+        models_dir: config.models,
         history,
     });
     let listener = {
@@ -298,6 +306,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
 /// `POST /api/games`.
 async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, WebError> {
     let req = NewGame::parse(&body_json(body)?)?;
+    req.check_remote(app.models_dir.as_deref())?;
     app.store.check_room()?;
     let shared = app.clone();
     let session = blocking(move || {

@@ -67,6 +67,20 @@ pub struct NewGame {
     pub episode: Episode,
 }
 
+impl NewGame {
+    /// Refuses the specs a request named that may not be built from the
+    /// network: `exec:`, and model paths outside `models_dir`
+    /// ([`AgentSpec::check_remote`](bones_agents::AgentSpec::check_remote)).
+    pub fn check_remote(&self, models_dir: Option<&std::path::Path>) -> Result<(), WebError> {
+        for (key, pick) in [("opponents", &self.opponents), ("partner", &self.partner)] {
+            if let Some(Pick::Spec(spec)) = pick {
+                spec.check_remote(models_dir).map_err(|e| WebError::Agent { key, message: e.to_string() })?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The bots a server plays when a request names none.
 #[derive(Clone, Debug, Default)]
 pub struct Defaults {
