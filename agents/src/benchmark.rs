@@ -144,7 +144,7 @@ pub enum BenchmarkError {
         /// The opponent's spec.
         opponent: String,
         /// What failed.
-        source: ArenaError,
+        source: Box<ArenaError>,
     },
     /// The gauntlet is empty.
     #[error("the benchmark `{0}` has no opponents")]
@@ -303,7 +303,7 @@ pub fn run(
 pub fn hands_in_all(bench: &Benchmark) -> Result<u64, BenchmarkError> {
     let sides = bench.any_game()?.num_sides() as u64;
     let deals = arena::deal_count(bench.amount, sides as usize)
-        .map_err(|source| BenchmarkError::Arena { opponent: String::new(), source })?;
+        .map_err(|e| BenchmarkError::Arena { opponent: String::new(), source: Box::new(e) })?;
     Ok(deals * sides * bench.gauntlet.len() as u64)
 }
 
@@ -331,7 +331,7 @@ impl GameVisitor for Runner<'_> {
         let mut texas = false;
         for (name, o) in b.gauntlet.iter().zip(self.opponents) {
             let report = arena::evaluate(&game, [self.agent, o], self.factory, &opts, self.progress)
-                .map_err(|source| BenchmarkError::Arena { opponent: name.clone(), source })?;
+                .map_err(|e| BenchmarkError::Arena { opponent: name.clone(), source: Box::new(e) })?;
             texas = report.marks_per_hand.is_some();
             elo_sum += report.elo.unwrap_or_else(|| pair_elo(&report));
             rows.push(ScoreRow::from_report(name, &report));

@@ -122,6 +122,15 @@ fn ci(i: &Interval, decimals: usize, sign: bool) -> String {
     format!("[{}, {}]", f(i.lo), f(i.hi))
 }
 
+/// Microseconds, with decimals while they are few.
+fn micros(us: f64) -> String {
+    if us < 100.0 {
+        format!("{us:.2}")
+    } else {
+        format!("{us:.0}")
+    }
+}
+
 fn print_card(c: &Scorecard) {
     let (deals, hands) = c.rows.first().map_or((0, 0), |r| (r.deals, r.hands));
     println!(
@@ -136,16 +145,16 @@ fn print_card(c: &Scorecard) {
         format!("{margin} [95%]"),
         format!("{} win rate [95%]", c.win_unit),
         "Elo [95%]",
-        "µs/decision"
+        "agent µs/dec"
     );
     for r in &c.rows {
         println!(
-            "{:<width$}  {:>28}  {:>22}  {:>17}  {:>12.0}",
+            "{:<width$}  {:>28}  {:>22}  {:>17}  {:>12}",
             r.opponent,
             format!("{:+.3} {}", r.margin, ci(&r.margin_ci, 3, true)),
             format!("{:.3} {}", r.win_rate, ci(&r.win_ci, 3, false)),
             format!("{} {}", signed(r.elo, 0), ci(&r.elo_ci, 0, true)),
-            r.micros_per_decision[0],
+            micros(r.micros_per_decision[0]),
         );
     }
     println!("{}", c.summary_line());
