@@ -8,6 +8,7 @@
 use crate::folder;
 use crate::inference::{choose, legal_probs, Actor};
 use crate::model::Policy;
+use crate::onnx::OnnxPolicy;
 use crate::sparse::SparseRows;
 use bones_agents::{AgentFactory, AgentRng, Policy as DecidePolicy, PolicyLoader};
 use bones_env::{Action, ActionMask};
@@ -104,7 +105,7 @@ impl DecidePolicy for PolicyAgent {
     }
 }
 
-/// Loads `model:PATH` policies for [`bones_agents::AgentFactory`] (greedy).
+/// Loads `model:PATH` and `onnx:PATH` policies for [`bones_agents::AgentFactory`] (greedy).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct ModelLoader;
 
@@ -117,6 +118,20 @@ impl PolicyLoader for ModelLoader {
         num_actions: usize,
     ) -> Result<Box<dyn DecidePolicy>, String> {
         Ok(Box::new(PolicyAgent::load(path, game, obs_len, num_actions)?))
+    }
+
+    fn load_onnx(
+        &self,
+        path: &Path,
+        observation: Option<u32>,
+        game: &str,
+        obs_len: usize,
+        num_actions: usize,
+    ) -> Result<Box<dyn DecidePolicy>, String> {
+        match OnnxPolicy::load(path, observation, game, obs_len, num_actions) {
+            Ok(policy) => Ok(Box::new(policy)),
+            Err(e) => Err(e.to_string()),
+        }
     }
 
     fn shipped(&self, game: &str) -> Option<PathBuf> {

@@ -8,6 +8,7 @@
 //! - [`agent`]: a trained policy as an agent (`model:PATH`), and the agent
 //!   factory of the tools ([`agent::factory`]).
 //! - [`export`]: model folders for other front ends (ONNX, safetensors, model.json).
+//! - [`onnx`]: an ONNX network from any framework as a policy (`onnx:PATH`), run by tract.
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ pub mod export;
 pub mod folder;
 pub mod inference;
 pub mod model;
+pub mod onnx;
 pub mod sparse;
 
 pub use agent::{factory, PolicyAgent};
