@@ -3,7 +3,8 @@ classic games (agents ``player_0`` ..., dict observations with an action mask)."
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import copy
+from typing import Any, Optional, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -184,6 +185,20 @@ class BonesAECEnv(AECEnv):
         """The environment's Rust state as bytes (pickle and deepcopy use it too)."""
         return self._table.save()
 
+    def resample(self, seat: Union[int, str], seed: int) -> "BonesAECEnv":
+        """A new environment (this one unchanged) whose state has the dominoes
+        ``seat`` (a seat number or an agent name) cannot see drawn again from
+        ``seed``, uniformly among the deals consistent with everything it knows
+        (:meth:`bones.Table.resample`); everything else (agents, rewards, the
+        seat to move, the history, the deal stream) is a copy of this one's, so
+        it steps on, e.g. for a rollout of a search agent."""
+        if isinstance(seat, str):
+            if seat not in self.agent_name_mapping:
+                raise _bones.BonesError(f"bad agent {seat!r}: expected one of {', '.join(self.possible_agents)}")
+            seat = self.agent_name_mapping[seat]
+        table = self._table.resample(seat, seed)
+        return copy.deepcopy(self, {id(self._table): table})
+
 
 def _forwarded(name: str) -> property:
     """A property of the wrapper that reads (and writes) the wrapped
@@ -256,6 +271,12 @@ class OrderEnforcing(OrderEnforcingWrapper):
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return _Iterable(self, max_iter)
+
+    def resample(self, seat: Union[int, str], seed: int) -> "OrderEnforcing":
+        """The wrapped environment's :meth:`BonesAECEnv.resample`, wrapped
+        again (a new wrapper; this one unchanged)."""
+        env = self.env.resample(seat, seed)
+        return copy.deepcopy(self, {id(self.env): env})
 
     def __str__(self) -> str:
         return str(self.env)

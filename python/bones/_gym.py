@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Optional, Sequence, Union
 
 import gymnasium as gym
@@ -142,6 +143,17 @@ class BonesSingleAgentEnv(gym.Env):
     def save(self) -> bytes:
         """The environment's Rust state (agents' random stream included) as bytes."""
         return self._table.save()
+
+    def resample(self, seat: Optional[int], seed: int) -> "BonesSingleAgentEnv":
+        """A new environment (this one unchanged) whose state has the dominoes
+        ``seat`` (None: the learner's seat) cannot see drawn again from
+        ``seed``, uniformly among the deals consistent with everything it knows
+        (:meth:`bones.Table.resample`); the agents, their random stream,
+        ``np_random`` and the rest are copies of this one's, so it steps on."""
+        table = self._table.resample(self.seat if seat is None else seat, seed)
+        new = copy.deepcopy(self, {id(self._table): table})
+        _, new._mask = table.observe(new.seat)
+        return new
 
 
 class Texas42Env(BonesSingleAgentEnv):

@@ -8,15 +8,16 @@
 use std::any::Any;
 use std::sync::Mutex;
 
-use crate::errors::{env_error, illegal, spec_error, BonesError, RestoreError};
+use crate::errors::{env_error, illegal, spec_error, BonesError, EpisodeOverError, RestoreError};
 use crate::game::{any_game, episode_name, from_json, legal_pairs};
+use bones_agents::resample::{self, ResampleError};
 use bones_agents::table::{self as seats, TableError};
 use bones_agents::{AgentRng, AgentSpec};
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::{Action, ActionMask, Env, EnvError, Episode, Game, GameState};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyTuple};
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
@@ -62,6 +63,9 @@ pub trait DynTable: Send {
     fn state_any(&self) -> &dyn Any;
     /// The winning side of a finished game episode.
     fn winning_side(&self) -> Option<usize>;
+    /// What `save` would write for this table with the dominoes `seat` cannot
+    /// see drawn again from `seed` (uniformly among the consistent deals).
+    fn resample(&self, seat: usize, seed: u64) -> Result<Vec<u8>, ResampleError>;
 }
 
 /// An environment of `G` and the agents of its seats: a
@@ -88,6 +92,13 @@ impl<G: Game> Core<G> {
 
     fn env(&self) -> &Env<G> {
         self.table.board()
+    }
+
+    /// What [`DynTable::save`] writes, with the environment's bytes `env`.
+    fn save_with(&self, env: Vec<u8>) -> Vec<u8> {
+        let log = self.table.history().iter().map(|&(seat, a)| (seat as u8, a as u8)).collect();
+        let saved = Saved { env, rng: self.table.rng().clone(), log };
+        bincode::serde::encode_to_vec(&saved, bincode::config::standard()).expect("plain data always encodes")
     }
 }
 
@@ -139,9 +150,7 @@ impl<G: Game> DynTable for Core<G> {
     }
 
     fn save(&self) -> Vec<u8> {
-        let log = self.table.history().iter().map(|&(seat, a)| (seat as u8, a as u8)).collect();
-        let saved = Saved { env: self.env().save(), rng: self.table.rng().clone(), log };
-        bincode::serde::encode_to_vec(&saved, bincode::config::standard()).expect("plain data always encodes")
+        self.save_with(self.env().save())
     }
 
     fn render(&self) -> String {
@@ -154,6 +163,19 @@ impl<G: Game> DynTable for Core<G> {
 
     fn winning_side(&self) -> Option<usize> {
         self.table.state().winning_side()
+    }
+
+    fn resample(&self, seat: usize, seed: u64) -> Result<Vec<u8>, ResampleError> {
+        let env = self.env();
+        let players = env.game().num_players();
+        if seat >= players {
+            return Err(ResampleError::Seat { seat, players });
+        }
+        if env.last().terminated || env.last().truncated {
+            return Err(ResampleError::Over);
+        }
+        let state = resample::resample(env.game(), env.state(), seat, &mut AgentRng::seed_from_u64(seed))?;
+        Ok(self.save_with(env.with_state(state).save()))
     }
 }
 
@@ -489,6 +511,44 @@ impl Table {
         let bytes = self.with(|t| t.save());
         Table::build(self.game, self.episode, self.max_steps, self.specs.clone(), Some(&bytes))
     }
+
+    /// A new table (this one unchanged) whose state is this one's with the
+    /// dominoes `seat` cannot see drawn again from `seed` (0 <= seed < 2**64),
+    /// uniformly among the deals consistent with everything `seat` knows, as
+    /// the `pimc` agents draw their worlds: `seat`'s observation is the same,
+    /// and the game, rules, episode, agents (and their random stream),
+    /// `max_steps`, step count and action history are this table's, so it
+    /// plays on (e.g. for rollouts). A bad seat or seed raises `BonesError`,
+    /// a finished episode `EpisodeOverError`.
+    fn resample(&self, py: Python<'_>, seat: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Table> {
+        let players = self.game.num_players();
+        let seat = int_arg(seat)
+            .filter(|&s| s < players as u64)
+            .ok_or_else(|| bad_arg("seat", seat, &format!("an integer 0 <= seat < {players}")))?
+            as usize;
+        let seed = int_arg(seed).ok_or_else(|| bad_arg("seed", seed, "an integer 0 <= seed < 2**64"))?;
+        py.detach(|| {
+            let bytes = self.with(|t| t.resample(seat, seed)).map_err(|e| match e {
+                ResampleError::Over => EpisodeOverError::new_err(format!("cannot resample: {e}")),
+                e => BonesError::new_err(format!("cannot resample for seat {seat}: {e}")),
+            })?;
+            Table::build(self.game, self.episode, self.max_steps, self.specs.clone(), Some(&bytes))
+        })
+    }
+}
+
+/// A non-negative integer below 2**64 (Python or numpy; not a bool).
+fn int_arg(obj: &Bound<'_, PyAny>) -> Option<u64> {
+    if obj.is_instance_of::<PyBool>() {
+        return None;
+    }
+    obj.extract::<u64>().ok()
+}
+
+/// `BonesError("bad NAME REPR: expected EXPECTED")`.
+fn bad_arg(name: &str, obj: &Bound<'_, PyAny>, expected: &str) -> PyErr {
+    let repr = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    BonesError::new_err(format!("bad {name} {repr}: expected {expected}"))
 }
 
 impl Table {
