@@ -263,3 +263,61 @@ fn over_the_network_exec_and_paths_outside_the_models_folder_are_refused() {
     let e = inside.parse::<AgentSpec>().unwrap().check_remote(None).unwrap_err();
     assert!(e.to_string().contains("model paths are not accepted over the network"), "{e}");
 }
+
+#[test]
+fn a_texas42_view_request_gives_back_a_state_with_the_same_view_under_every_variant() {
+    use bones_agents::view_position::texas42_position;
+    use bones_env::rules::parse_rules_arg;
+    for rules in [r#"{"variants":[]}"#, r#"{"variants":["nel-o","sevens","plunge","splash"]}"#] {
+        let rules = Texas42Rules::from_json(&parse_rules_arg(rules).unwrap()).unwrap();
+        let game = Texas42::new(rules);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut checked = 0;
+        for seed in 0..150 {
+            let mut st = game.new_state(seed, Episode::Game);
+            while let Some(seat) = st.current_seat() {
+                let view = st.view(seat);
+                let request = view.to_request();
+                let (_, back, s) =
+                    texas42_position(request.as_object().unwrap()).unwrap_or_else(|e| panic!("{e}: {request}"));
+                assert_eq!(s, seat);
+                assert_eq!(back.view(seat), view, "{request}");
+                checked += 1;
+                let legal: Vec<_> = st.legal_mask().iter().collect();
+                st.apply(legal[rng.random_range(0..legal.len())]).unwrap();
+            }
+        }
+        assert!(checked > 5000);
+    }
+}
+
+#[test]
+fn a_texas42_view_request_that_contradicts_itself_is_refused() {
+    use bones_agents::view_position::texas42_position;
+    let game = Texas42::new(Texas42Rules::STANDARD);
+    let st = game.new_state(1, Episode::Hand);
+    let seat = st.current_seat().unwrap();
+    let good = st.view(seat).to_request();
+    let with = |key: &str, v: Value| {
+        let mut r = good.as_object().unwrap().clone();
+        r.insert(key.into(), v);
+        texas42_position(&r).unwrap_err().to_string()
+    };
+    assert!(with("dealt", serde_json::json!(["6-6"])).contains("`dealt` must hold the 7 dominoes"));
+    assert!(with("seat", serde_json::json!(7)).contains("bad `seat` 7"));
+    assert!(with("actions", serde_json::json!(["30", "bogus"])).contains("action 1"));
+    assert!(with("colour", serde_json::json!(1)).contains("unknown key `colour`"));
+    // The seat bids, declares and leads; the next seat plays one of its dominoes.
+    let mut actions: Vec<Value> = vec!["30".into(), "pass".into(), "pass".into(), "pass".into(), "sixes".into()];
+    actions.push(good["dealt"][0].clone());
+    assert!(texas42_position(&{
+        let mut r = good.as_object().unwrap().clone();
+        r.insert("actions".into(), Value::Array(actions.clone()));
+        r.remove("hand");
+        r
+    })
+    .is_ok());
+    actions.push(good["dealt"][1].clone());
+    let e = with("actions", Value::Array(actions));
+    assert!(e.contains("cannot hold"), "{e}");
+}

@@ -16,6 +16,7 @@
 //! public record, never the other seats' dominoes) and replies
 //! `{"id":…,"action":"6-4"}`.
 
+use bones_agents::view_position::texas42_position;
 use bones_agents::{AgentError, AgentRng, AgentSpec, Bare, Board, DecideError, Refusal, Table};
 use bones_env::record::RecordError;
 use bones_env::registry::RecordVisitor;
@@ -30,7 +31,7 @@ use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The keys of a request.
-const REQUEST_KEYS: [&str; 3] = ["id", "record", "seat"];
+const REQUEST_KEYS: [&str; 4] = ["id", "record", "view", "seat"];
 
 /// Where the server finds its models.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +160,45 @@ struct Position {
     legal: ActionMask,
     names: Vec<&'static str>,
     rules: Value,
+}
+
+/// What a request gives to play from: a game record, or a seat's view.
+enum Given<'a> {
+    Record(&'a Value),
+    View(&'a Map<String, Value>),
+}
+
+impl<'a> Given<'a> {
+    /// The request's `record` or `view` (exactly one of them).
+    fn of(req: &'a Map<String, Value>) -> Result<Given<'a>, ServeError> {
+        match (req.get("record"), req.get("view")) {
+            (Some(record), None) => Ok(Given::Record(record)),
+            (None, Some(Value::Object(view))) => Ok(Given::View(view)),
+            (None, Some(v)) => Err(ServeError::Request(format!(
+                "bad `view` {}: expected a seat view object (docs/interfaces.md, Seat views)",
+                bones_env::record::kind(v)
+            ))),
+            (Some(_), Some(_)) => Err(ServeError::Request("a request holds `record` or `view`, not both".into())),
+            (None, None) => Err(ServeError::Missing("record")),
+        }
+    }
+
+    /// Builds the game and state and hands them to `visitor`.
+    fn visit<V: RecordVisitor>(&self, visitor: V) -> Result<V::Output, ServeError> {
+        match self {
+            Given::Record(record) => load_record(record, visitor).map_err(ServeError::record),
+            Given::View(view) => match view.get("game").and_then(Value::as_str) {
+                Some("texas42") => {
+                    let (game, state, _) = texas42_position(view).map_err(|e| ServeError::Request(e.to_string()))?;
+                    Ok(visitor.visit(game, state))
+                }
+                Some("doubles") => Err(ServeError::Request(
+                    "doubles views are not served yet: send the round as a `record`".into(),
+                )),
+                _ => Err(ServeError::Request("bad view: `game` must be \"texas42\"".into())),
+            },
+        }
+    }
 }
 
 /// Reads a record's position into an observation buffer.
@@ -309,12 +349,14 @@ impl Server {
             ))
         })?;
         if let Some(k) = req.keys().find(|k| !REQUEST_KEYS.contains(&k.as_str())) {
-            return Err(ServeError::Request(format!("unknown key `{k}` in a request: expected id, record, seat")));
+            return Err(ServeError::Request(format!(
+                "unknown key `{k}` in a request: expected id, record (or view), seat"
+            )));
         }
         if !req.contains_key("id") {
             return Err(ServeError::Missing("id"));
         }
-        let record = req.get("record").ok_or(ServeError::Missing("record"))?;
+        let position = Given::of(req)?;
         let seat_v = req.get("seat").ok_or(ServeError::Missing("seat"))?;
         let seat = seat_v
             .as_u64()
@@ -322,12 +364,12 @@ impl Server {
         if let Some((spec, agents)) = self.agent.as_mut() {
             let mut fresh = AgentRng::seed_from_u64(0);
             let rng = self.rng.as_mut().unwrap_or(&mut fresh);
-            let action = load_record(record, AgentMove { spec, agents, rng, seat }).map_err(ServeError::record)??;
+            let action = position.visit(AgentMove { spec, agents, rng, seat })??;
             let mut reply = Map::new();
             reply.insert("action".into(), json!(action));
             return Ok(reply);
         }
-        let pos = load_record(record, ReadPosition(&mut self.obs)).map_err(ServeError::record)?;
+        let pos = position.visit(ReadPosition(&mut self.obs))?;
         let to_move = pos.to_move.ok_or(ServeError::Finished)?;
         if seat != to_move as u64 {
             self.obs = pos.obs;

@@ -275,3 +275,49 @@ fn serve_plays_any_agent_spec_from_the_seat_view() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("`worlds` must be"), "{out:?}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn bones_serve_as_an_outside_program_plays_texas42_exactly_as_the_agent_itself() {
+    use bones_agents::arena::{evaluate, Amount, EvalOptions};
+    use bones_agents::{AgentFactory, AgentSpec};
+    // `exec:bones serve --agent heuristic` gets only seat views and rebuilds a
+    // position from each: its play is the heuristic's, decision for decision.
+    let game = bones_env::Texas42::new(bones_env::Texas42Rules::STANDARD);
+    let opts = EvalOptions { amount: Amount::Hands(12), seed: 11, threads: 2 };
+    let exec: AgentSpec = format!("exec:{} serve --agent heuristic", env!("CARGO_BIN_EXE_bones")).parse().unwrap();
+    let factory = AgentFactory::new();
+    let outside = evaluate(&game, [&exec, &AgentSpec::Random], &factory, &opts, &|_| {}).unwrap();
+    let inside = evaluate(&game, [&AgentSpec::Heuristic, &AgentSpec::Random], &factory, &opts, &|_| {}).unwrap();
+    assert_eq!(outside.decisions, inside.decisions);
+    assert_eq!((outside.wins, outside.marks_per_hand, outside.contracts), (inside.wins, inside.marks_per_hand, inside.contracts));
+}
+
+#[test]
+fn a_view_request_gets_the_same_reply_as_the_record_it_was_written_from() {
+    use bones_agents::seat_request::SeatRequest;
+    use bones_env::{Game, GameState};
+    let game = bones_env::Texas42::new(bones_env::Texas42Rules::STANDARD);
+    let mut serve = Bot::start(&std::env::temp_dir(), &["--agent", "heuristic"]);
+    let mut st = game.new_state(4, bones_env::Episode::Hand);
+    let mut names: Vec<String> = Vec::new();
+    let mut n = 0;
+    while let Some(seat) = st.current_seat() {
+        let record = json!({"game":"texas42","seed":4,"actions":names});
+        let by_record = serve.ask(&request(json!(n), &record, seat as u64));
+        let view = json!({"id": n, "seat": seat, "view": st.view(seat).to_request()});
+        let by_view = serve.ask(&view.to_string());
+        assert_eq!(by_view, by_record, "{view}");
+        let a = game.parse_action(by_view["action"].as_str().unwrap()).unwrap();
+        st.apply(a).unwrap();
+        names.push(game.action_name(a).to_string());
+        n += 1;
+    }
+    // Bad views get an error line naming what was wrong.
+    let reply = serve.ask(r#"{"id":1,"seat":0,"view":{"game":"texas42","seat":0,"dealer":0,"dealt":["6-6"]}}"#);
+    assert!(reply["error"].as_str().unwrap().contains("`dealt` must hold the 7 dominoes"), "{reply}");
+    let reply = serve.ask(r#"{"id":2,"seat":0,"view":{"game":"doubles"}}"#);
+    assert!(reply["error"].as_str().unwrap().contains("doubles views are not served yet"), "{reply}");
+    let reply = serve.ask(r#"{"id":3,"seat":0,"view":{},"record":{}}"#);
+    assert!(reply["error"].as_str().unwrap().contains("not both"), "{reply}");
+    serve.close();
+}

@@ -94,6 +94,15 @@ impl<G: DealGame> Series<G> {
         }
     }
 
+    /// This episode with the game score set: `totals` per side and
+    /// `deals_played` deals finished before the current one (a position given
+    /// from outside, such as a seat's view sent to `bones serve`).
+    pub fn with_score(mut self, totals: [u32; 4], deals_played: u32) -> Series<G> {
+        self.totals = totals;
+        self.deals_played = deals_played;
+        self
+    }
+
     /// The current deal.
     pub fn deal(&self) -> &G::Deal {
         &self.deal
