@@ -191,7 +191,7 @@ pub enum ArenaError {
         /// Its seat.
         seat: usize,
         /// What went wrong, what came back, what was expected.
-        failure: AgentFailure,
+        failure: Box<AgentFailure>,
         /// The game so far as a record (one JSON line, `bones replay` reads it).
         record: String,
     },
@@ -684,7 +684,7 @@ fn play_deals<G: Game>(
                 let a = agents[who].try_act(&view, &mut rng).map_err(|failure| ArenaError::Failed {
                     agent: names[who].clone(),
                     seat,
-                    failure,
+                    failure: Box::new(failure),
                     record: record_so_far(game, seed, episode, &actions),
                 })?;
                 g.nanos[who] += t0.elapsed().as_nanos() as u64;

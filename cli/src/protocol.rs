@@ -192,9 +192,9 @@ impl<'a> Given<'a> {
                     let (game, state, _) = texas42_position(view).map_err(|e| ServeError::Request(e.to_string()))?;
                     Ok(visitor.visit(game, state))
                 }
-                Some("doubles") => Err(ServeError::Request(
-                    "doubles views are not served yet: send the round as a `record`".into(),
-                )),
+                Some("doubles") => {
+                    Err(ServeError::Request("doubles views are not served yet: send the round as a `record`".into()))
+                }
                 _ => Err(ServeError::Request("bad view: `game` must be \"texas42\"".into())),
             },
         }

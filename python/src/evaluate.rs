@@ -103,12 +103,15 @@ impl GameVisitor for Merge<'_> {
     }
 }
 
-/// An evaluation that failed while playing (an agent chose an illegal action):
-/// RuntimeError; anything about the arguments: `bones.BonesError`.
+/// An evaluation that failed while playing (an agent chose an illegal action,
+/// or an outside program failed): RuntimeError; anything about the arguments:
+/// `bones.BonesError`.
 fn arena_error(e: ArenaError) -> PyErr {
     match e {
         ArenaError::Spec(s) => spec_error(s),
-        ArenaError::Illegal { .. } => PyRuntimeError::new_err(e.to_string()),
+        ArenaError::Illegal { .. } | ArenaError::Failed { .. } | ArenaError::Stopped { .. } => {
+            PyRuntimeError::new_err(e.to_string())
+        }
         ArenaError::Empty | ArenaError::Range { .. } => BonesError::new_err(e.to_string()),
     }
 }
