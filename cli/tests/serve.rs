@@ -289,7 +289,10 @@ fn bones_serve_as_an_outside_program_plays_texas42_exactly_as_the_agent_itself()
     let outside = evaluate(&game, [&exec, &AgentSpec::Random], &factory, &opts, &|_| {}).unwrap();
     let inside = evaluate(&game, [&AgentSpec::Heuristic, &AgentSpec::Random], &factory, &opts, &|_| {}).unwrap();
     assert_eq!(outside.decisions, inside.decisions);
-    assert_eq!((outside.wins, outside.marks_per_hand, outside.contracts), (inside.wins, inside.marks_per_hand, inside.contracts));
+    assert_eq!(
+        (outside.wins, outside.marks_per_hand, outside.contracts),
+        (inside.wins, inside.marks_per_hand, inside.contracts)
+    );
 }
 
 #[test]
