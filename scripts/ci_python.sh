@@ -20,9 +20,10 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --upgrade pip
 fi
-# The test dependencies; ray for bones.ray's tests (it is not a dependency of
-# the package itself: bones.ray imports it only when called).
-"$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest
+# The test dependencies (onnx: test_onnx.py writes a network with it); ray for
+# bones.ray's tests (it is not a dependency of the package itself: bones.ray
+# imports it only when called).
+"$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest onnx
 "$venv/bin/pip" install --quiet ray
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT

@@ -1,7 +1,7 @@
 //! `bones.Agent`: an agent of a spec (`random`, `heuristic`, `highest`,
-//! `pimc:worlds=N`, `model:PATH`) for a game, acting for the seat to move of
+//! `pimc:worlds=N`, `model:PATH`, `onnx:PATH`) for a game, acting for the seat to move of
 //! an environment (from that seat's view) or of a game record; agents that act
-//! from the observation alone (`random`, `model:PATH`) also act on an
+//! from the observation alone (`random`, `model:PATH`, `onnx:PATH`) also act on an
 //! observation vector and a legal mask. And `bones.replay(record)`.
 
 use std::any::Any;
@@ -106,6 +106,13 @@ impl Agent {
                     |reason| spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason }),
                 )?,
             ),
+            AgentSpec::Onnx { path, observation } => FromObs::Policy(
+                bones_policy::agent::ModelLoader
+                    .load_onnx(path, *observation, g.name(), g.obs_len(), g.num_actions())
+                    .map_err(|reason| {
+                        spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason })
+                    })?,
+            ),
             _ => FromObs::No,
         };
         Ok(Agent { game: g, spec, seed, inner: Mutex::new((agent, AgentRng::seed_from_u64(seed), from_obs)) })
@@ -159,7 +166,7 @@ impl Agent {
 
     /// The action id for an observation (`float32[obs_len]`) and its legal mask
     /// (num_actions entries, nonzero = legal): for agents that act from the
-    /// observation alone (`random`, `model:PATH`); the others act from a seat's
+    /// observation alone (`random`, `model:PATH`, `onnx:PATH`); the others act from a seat's
     /// view (use `act(env)` or `act_record(record)`).
     fn act_observation(&self, observation: Vec<f32>, action_mask: Vec<f64>) -> PyResult<Action> {
         if observation.len() != self.game.obs_len() || action_mask.len() != self.game.num_actions() {

@@ -42,6 +42,18 @@ impl PolicyLoader for SharedModels {
         Ok(Box::new(Shared(agent)))
     }
 
+    /// ONNX networks are not kept: each bot loads its own (see `ModelLoader`).
+    fn load_onnx(
+        &self,
+        path: &Path,
+        observation: Option<u32>,
+        game: &str,
+        obs_len: usize,
+        num_actions: usize,
+    ) -> Result<Box<dyn Policy>, String> {
+        bones_policy::agent::ModelLoader.load_onnx(path, observation, game, obs_len, num_actions)
+    }
+
     fn shipped(&self, game: &str) -> Option<PathBuf> {
         bones_policy::agent::shipped_model(game)
     }
