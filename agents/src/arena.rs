@@ -195,6 +195,17 @@ pub enum ArenaError {
         /// The game so far as a record (one JSON line, `bones replay` reads it).
         record: String,
     },
+    /// A batched player ([`crate::batched::BatchPolicy`]) could not decide a
+    /// batch (it failed, or returned the wrong number of actions).
+    #[error("agent `{agent}` failed on a batch of {rows} seats: {failure}")]
+    BatchFailed {
+        /// The player's name.
+        agent: String,
+        /// Rows in the batch.
+        rows: usize,
+        /// What went wrong, what came back, what was expected.
+        failure: Box<AgentFailure>,
+    },
     /// An evaluation stopped by `cause` after some deals were finished: their
     /// report is kept.
     #[error("{cause} ({} deals were finished before it stopped)", finished.deals)]
@@ -326,7 +337,7 @@ pub fn deal_seed(seed: u64, i: u64) -> u64 {
 
 /// The agents' random stream for one seating of a deal.
 #[inline]
-fn agent_rng(deal_seed: u64, seating: usize) -> AgentRng {
+pub(crate) fn agent_rng(deal_seed: u64, seating: usize) -> AgentRng {
     AgentRng::seed_from_u64(mix(deal_seed ^ mix(0xA6E7 + seating as u64)))
 }
 
@@ -383,11 +394,43 @@ type PlayGroup<'a, V> = dyn Fn(u64, &mut Pair<V>) -> Result<DealResult, ArenaErr
 /// Builds agent A (`0`) or B (`1`) for one worker thread.
 pub type MakeAgent<'a, V> = dyn Fn(usize) -> Result<Box<dyn Agent<V>>, SpecError> + Sync + 'a;
 
-/// What a pool played: each group's result in group order (`None` for the
-/// groups not finished), and the failure that stopped it, if one did.
-struct Pooled {
-    results: Vec<Option<DealResult>>,
-    failure: Option<ArenaError>,
+/// What was played of a range of deals: each deal's result in deal order
+/// (`None` for the deals not finished), and the failure that stopped the play,
+/// if one did.
+pub(crate) struct Pooled {
+    pub(crate) results: Vec<Option<DealResult>>,
+    pub(crate) failure: Option<ArenaError>,
+}
+
+/// What one seating of a deal produced (A on side `a_side`): the finished deals
+/// in order, whether A's side won the game (whole games), A's and B's
+/// decisions and time. [`add_seating`] adds it to the deal's result.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Seating {
+    pub(crate) outcomes: Vec<DealOutcome>,
+    pub(crate) won: bool,
+    pub(crate) decisions: [u64; 2],
+    pub(crate) nanos: [u64; 2],
+}
+
+/// Adds a seating with A on side `a_side` to its deal's result. The seatings of
+/// a deal are added in side order, each deal in the order played, so the sums
+/// are the same to the bit however the games were scheduled.
+pub(crate) fn add_seating(g: &mut DealResult, s: &Seating, a_side: usize, sides: usize, episode: Episode) {
+    for d in &s.outcomes {
+        count_deal(g, d, a_side, sides, episode);
+    }
+    if episode == Episode::Game {
+        g.games += 1;
+        g.trials += 1;
+        if s.won {
+            g.wins += 1.0;
+        }
+    }
+    for who in 0..2 {
+        g.decisions[who] += s.decisions[who];
+        g.nanos[who] += s.nanos[who];
+    }
 }
 
 /// Runs the duplicate groups `range` over `threads` threads; `play(i, agents)`
@@ -519,7 +562,7 @@ fn summarise(
     }
 }
 
-fn episode_of(amount: Amount) -> Episode {
+pub(crate) fn episode_of(amount: Amount) -> Episode {
     match amount {
         Amount::Games(_) => Episode::Game,
         Amount::Hands(_) => Episode::Hand,
@@ -565,8 +608,19 @@ pub fn evaluate_with<G: Game>(
 ) -> Result<EvalReport, ArenaError> {
     let deals = deal_count(opts.amount, game.num_sides())?;
     let pooled = play_deals(game, &names, make, opts, 0..deals, progress)?;
+    report_of(game, names, opts.amount, pooled)
+}
+
+/// The report of the deals played, or the failure that stopped them (with the
+/// report of those finished, if any).
+pub(crate) fn report_of<G: Game>(
+    game: &G,
+    names: [String; 2],
+    amount: Amount,
+    pooled: Pooled,
+) -> Result<EvalReport, ArenaError> {
     let finished: Vec<DealResult> = pooled.results.into_iter().flatten().collect();
-    let report = summarise(game.name(), names, game.num_players(), game.num_sides(), opts.amount, &finished);
+    let report = summarise(game.name(), names, game.num_players(), game.num_sides(), amount, &finished);
     match pooled.failure {
         None => Ok(report),
         Some(cause) if finished.is_empty() => Err(cause),
@@ -630,6 +684,17 @@ pub fn evaluate_shard_with<G: Game>(
 ) -> Result<Shard, ArenaError> {
     let start = range.start;
     let pooled = play_deals(game, &names, make, opts, range, progress)?;
+    shard_of(game, names, opts, start, pooled)
+}
+
+/// The shard of the deals from `start` played, or the failure that stopped them.
+pub(crate) fn shard_of<G: Game>(
+    game: &G,
+    names: [String; 2],
+    opts: &EvalOptions,
+    start: u64,
+    pooled: Pooled,
+) -> Result<Shard, ArenaError> {
     if let Some(e) = pooled.failure {
         return Err(e);
     }
@@ -646,7 +711,7 @@ pub fn evaluate_shard_with<G: Game>(
 }
 
 /// The record of a game so far, dealt from `seed`, as one JSON line.
-fn record_so_far<G: Game>(game: &G, seed: u64, episode: Episode, actions: &[bones_env::Action]) -> String {
+pub(crate) fn record_so_far<G: Game>(game: &G, seed: u64, episode: Episode, actions: &[bones_env::Action]) -> String {
     let names: Vec<&str> = actions.iter().map(|&a| game.action_name(a)).collect();
     let episode = if episode == Episode::Game { "game" } else { "hand" };
     serde_json::json!({"game": game.name(), "rules": game.rules_json(), "seed": seed, "episode": episode,
@@ -664,10 +729,7 @@ fn play_deals<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Pooled, ArenaError> {
     let sides = game.num_sides();
-    let deals = deal_count(opts.amount, sides)?;
-    if range.start > range.end || range.end > deals {
-        return Err(ArenaError::Range { start: range.start, end: range.end, deals });
-    }
+    check_range(game, opts, &range)?;
     let episode = episode_of(opts.amount);
     let play = |i: u64, agents: &mut Pair<ViewOf<G>>| -> Result<DealResult, ArenaError> {
         let seed = deal_seed(opts.seed, i);
@@ -676,6 +738,7 @@ fn play_deals<G: Game>(
         for a_side in 0..sides {
             let mut rng = agent_rng(seed, a_side);
             let mut st = game.new_state(seed, episode);
+            let mut s = Seating::default();
             actions.clear();
             while let Some(seat) = st.current_seat() {
                 let who = usize::from(game.team_of(seat) != a_side);
@@ -687,31 +750,65 @@ fn play_deals<G: Game>(
                     failure: Box::new(failure),
                     record: record_so_far(game, seed, episode, &actions),
                 })?;
-                g.nanos[who] += t0.elapsed().as_nanos() as u64;
-                g.decisions[who] += 1;
-                actions.push(a);
-                st.apply(a).map_err(|e| ArenaError::Illegal {
-                    agent: names[who].clone(),
-                    seat,
-                    action: game.action_name(a).to_string(),
-                    legal: e.legal.iter().map(|l| game.action_name(l).to_string()).collect(),
-                    deal_seed: seed,
-                })?;
-                if let Some(d) = st.finished_deal() {
-                    count_deal(&mut g, &d, a_side, sides, episode);
-                }
+                s.nanos[who] += t0.elapsed().as_nanos() as u64;
+                s.decisions[who] += 1;
+                apply_action(game, &mut st, &mut s, &mut actions, a, &names[who], (seed, episode))?;
             }
-            if episode == Episode::Game {
-                g.games += 1;
-                g.trials += 1;
-                if st.winning_side() == Some(a_side) {
-                    g.wins += 1.0;
-                }
-            }
+            s.won = st.winning_side() == Some(a_side);
+            add_seating(&mut g, &s, a_side, sides, episode);
         }
         Ok(g)
     };
     run_pool(make, range, opts.threads, progress, &play)
+}
+
+/// Checks that `range` is a range of the evaluation's deals.
+pub(crate) fn check_range<G: Game>(game: &G, opts: &EvalOptions, range: &Range<u64>) -> Result<(), ArenaError> {
+    let deals = deal_count(opts.amount, game.num_sides())?;
+    if range.start > range.end || range.end > deals {
+        return Err(ArenaError::Range { start: range.start, end: range.end, deals });
+    }
+    Ok(())
+}
+
+/// Plays action `a` of agent `agent` in the game dealt from `seed` (an
+/// `episode`): it joins
+/// the record, and a deal it finishes joins the seating's outcomes. An illegal
+/// action is an error naming it and the legal ones (the state is unchanged).
+pub(crate) fn apply_action<G: Game>(
+    game: &G,
+    st: &mut G::State,
+    s: &mut Seating,
+    actions: &mut Vec<bones_env::Action>,
+    a: bones_env::Action,
+    agent: &str,
+    (seed, episode): (u64, Episode),
+) -> Result<(), ArenaError> {
+    let seat = st.current_seat().unwrap_or(0);
+    if a >= game.num_actions() {
+        return Err(ArenaError::Failed {
+            agent: agent.to_string(),
+            seat,
+            failure: Box::new(AgentFailure {
+                what: format!("chose action id {a}, which is not an action of {}", game.name()),
+                got: a.to_string(),
+                expected: format!("an action id below {} that is legal here", game.num_actions()),
+            }),
+            record: record_so_far(game, seed, episode, actions),
+        });
+    }
+    st.apply(a).map_err(|e| ArenaError::Illegal {
+        agent: agent.to_string(),
+        seat,
+        action: game.action_name(a).to_string(),
+        legal: e.legal.iter().map(|l| game.action_name(l).to_string()).collect(),
+        deal_seed: seed,
+    })?;
+    actions.push(a);
+    if let Some(d) = st.finished_deal() {
+        s.outcomes.push(d);
+    }
+    Ok(())
 }
 
 /// Splits the deals of an evaluation into `shards` contiguous ranges of sizes

@@ -37,6 +37,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::arena::{self, elo_vs_field, Amount, ArenaError, EvalOptions, EvalReport};
+use crate::batched::{self, Entrant};
 use crate::factory::AgentFactory;
 use crate::rating::pair_elo;
 use crate::spec::{AgentSpec, SpecError};
@@ -105,6 +106,25 @@ impl Benchmark {
         VERSIONS.iter().rev().filter_map(|v| Benchmark::version(v)).find(|b| b.game == game)
     }
 
+    /// The benchmark a user names: version `name`, which must be of `game` when
+    /// both are given, else the newest version of `game` (default `texas42`).
+    pub fn select(name: Option<&str>, game: Option<&str>) -> Result<Benchmark, BenchmarkError> {
+        let unknown = |msg: String| Err(BenchmarkError::Unknown(msg));
+        match (name, game) {
+            (Some(name), game) => match Benchmark::version(name) {
+                Some(b) if game.is_none_or(|g| g == b.game) => Ok(b),
+                Some(b) => {
+                    unknown(format!("benchmark {name} is a {} benchmark, not {}", b.game, game.unwrap_or_default()))
+                }
+                None => unknown(format!("unknown benchmark `{name}`: expected one of {}", VERSIONS.join(", "))),
+            },
+            (None, game) => {
+                let game = game.unwrap_or("texas42");
+                Benchmark::latest(game).map_or_else(|| unknown(format!("game `{game}`: no benchmark for it yet")), Ok)
+            }
+        }
+    }
+
     /// The game, rules and players this benchmark is played under.
     pub fn any_game(&self) -> Result<AnyGame, BenchmarkError> {
         Ok(AnyGame::from_rules_text(&self.game, &self.rules, self.players)?)
@@ -146,6 +166,9 @@ pub enum BenchmarkError {
         /// What failed.
         source: Box<ArenaError>,
     },
+    /// No benchmark of that name, or not of that game.
+    #[error("{0}")]
+    Unknown(String),
     /// The gauntlet is empty.
     #[error("the benchmark `{0}` has no opponents")]
     NoOpponents(String),
@@ -255,7 +278,7 @@ pub struct Scorecard {
     pub players: usize,
     /// Base seed of the deals.
     pub seed: u64,
-    /// The agent benchmarked (canonical spec).
+    /// The agent benchmarked (canonical spec, or a batched player's name).
     pub agent: String,
     /// What `margin` counts: `marks_per_hand` (Texas 42) or `points_per_round` (Doubles).
     pub margin_unit: String,
@@ -292,6 +315,19 @@ pub fn run(
     threads: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Scorecard, BenchmarkError> {
+    run_entrant(bench, Entrant::Spec(agent), factory, shipped, threads, progress)
+}
+
+/// [`run`] for an agent that may be a batched player ([`crate::batched`]: a
+/// Python callable, for `bones.benchmark`); its row names are the same.
+pub fn run_entrant(
+    bench: &Benchmark,
+    agent: Entrant<'_>,
+    factory: &AgentFactory,
+    shipped: Option<&Path>,
+    threads: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Scorecard, BenchmarkError> {
     let opponents = bench.opponents(shipped)?;
     if opponents.is_empty() {
         return Err(BenchmarkError::NoOpponents(bench.version.clone()));
@@ -307,21 +343,24 @@ pub fn hands_in_all(bench: &Benchmark) -> Result<u64, BenchmarkError> {
     Ok(deals * sides * bench.gauntlet.len() as u64)
 }
 
-struct Runner<'a> {
+struct Runner<'a, 'e> {
     bench: &'a Benchmark,
-    agent: &'a AgentSpec,
+    agent: Entrant<'e>,
     opponents: &'a [AgentSpec],
     factory: &'a AgentFactory<'a>,
     threads: usize,
     progress: &'a (dyn Fn(u64) + Sync),
 }
 
-impl GameVisitor for Runner<'_> {
+impl GameVisitor for Runner<'_, '_> {
     type Output = Result<Scorecard, BenchmarkError>;
 
     fn visit<G: Game>(self, game: G) -> Self::Output {
         let b = self.bench;
-        self.factory.build(self.agent, &game)?;
+        let mut agent = self.agent;
+        if let Entrant::Spec(spec) = agent {
+            self.factory.build(spec, &game)?;
+        }
         for o in self.opponents {
             self.factory.build(o, &game)?;
         }
@@ -330,8 +369,9 @@ impl GameVisitor for Runner<'_> {
         let mut elo_sum = 0.0;
         let mut texas = false;
         for (name, o) in b.gauntlet.iter().zip(self.opponents) {
-            let report = arena::evaluate(&game, [self.agent, o], self.factory, &opts, self.progress)
-                .map_err(|e| BenchmarkError::Arena { opponent: name.clone(), source: Box::new(e) })?;
+            let report =
+                batched::evaluate(&game, [agent.reborrow(), Entrant::Spec(o)], self.factory, &opts, self.progress)
+                    .map_err(|e| BenchmarkError::Arena { opponent: name.clone(), source: Box::new(e) })?;
             texas = report.marks_per_hand.is_some();
             elo_sum += report.elo.unwrap_or_else(|| pair_elo(&report));
             rows.push(ScoreRow::from_report(name, &report));
@@ -348,7 +388,7 @@ impl GameVisitor for Runner<'_> {
             rules: b.rules.clone(),
             players: game.num_players(),
             seed: b.seed,
-            agent: self.agent.to_string(),
+            agent: agent.name(),
             margin_unit: if texas { "marks_per_hand" } else { "points_per_round" }.to_string(),
             win_unit: match b.amount {
                 Amount::Games(_) => "game",

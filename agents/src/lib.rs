@@ -15,7 +15,9 @@
 //! - [`review`]: a finished Texas 42 hand reviewed for one seat: its plays against
 //!   the solver's best with all hands open, its bids against another agent's.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
-//!   whole or in shards that merge to the same report; [`report`]: its JSON form.
+//!   whole or in shards that merge to the same report; [`report`]: its JSON form;
+//!   [`batched`]: the same arena with players that decide many seats at once
+//!   (a Python callable over numpy arrays).
 //! - [`resample`]: a state with the hidden dominoes drawn again uniformly for
 //!   one seat (for search agents written outside Bones).
 //! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
@@ -26,6 +28,7 @@
 
 pub mod agent;
 pub mod arena;
+pub mod batched;
 pub mod benchmark;
 pub mod exec;
 pub mod factory;

@@ -2,6 +2,7 @@
 //! module; run one with `cargo test -p bones-agents --test main -- pimc::`).
 
 mod agents_arena;
+mod batched;
 mod exec;
 mod pimc;
 mod pimc_doubles;

@@ -48,21 +48,9 @@ fn usage(msg: impl std::fmt::Display) -> Result<i32> {
 }
 
 pub fn run(args: BenchmarkArgs) -> Result<i32> {
-    let bench = match (&args.benchmark, args.game.as_deref()) {
-        (Some(name), game) => match Benchmark::version(name) {
-            Some(b) if game.is_none_or(|g| g == b.game) => b,
-            Some(b) => {
-                return usage(format!("--benchmark {name} is a {} benchmark, not {}", b.game, game.unwrap_or_default()))
-            }
-            None => return usage(format!("unknown benchmark `{name}`: expected one of {}", VERSIONS.join(", "))),
-        },
-        (None, game) => {
-            let game = game.unwrap_or("texas42");
-            match Benchmark::latest(game) {
-                Some(b) => b,
-                None => return usage(format!("--game {game}: no benchmark for it yet")),
-            }
-        }
+    let bench = match Benchmark::select(args.benchmark.as_deref(), args.game.as_deref()) {
+        Ok(b) => b,
+        Err(e) => return usage(e),
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if threads == 0 {
