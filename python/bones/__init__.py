@@ -13,6 +13,10 @@ Thin Python over the Rust engine (the extension module ``bones._bones``):
 - ``bones.evaluate(a, b, hands=|games=, seed=)``: A against B on duplicate deals, the
   dict ``bones eval --json`` prints; ``bones.ray.evaluate(..., num_workers=W)``: the
   same, its deals sharded over Ray tasks (needs ``ray``; imported only when called).
+  A and B are agent specs or Python policies: callables
+  ``policy(observations, masks, seats) -> action ids`` called with batches;
+- ``bones.benchmark(agent, game=|benchmark=)``: the standard benchmark's scorecard,
+  as ``bones benchmark AGENT --json`` prints it.
 
 See docs/interfaces.md ("The Python package") for every convention.
 """
@@ -32,6 +36,7 @@ from bones._bones import (
     RestoreError,
     SpecError,
     Table,
+    benchmark,
     episode_seed,
     evaluate,
     game_info,
@@ -80,6 +85,7 @@ __all__ = [
     "Table",
     "Texas42Env",
     "VecEnv",
+    "benchmark",
     "doubles_v0",
     "episode_seed",
     "evaluate",

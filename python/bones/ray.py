@@ -19,7 +19,7 @@ needs the `bones` package installed (and any `model:PATH` reachable at PATH).
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from . import _bones
 
@@ -51,8 +51,8 @@ def _remote_play(ray, threads):
 
 
 def evaluate(
-    a: str,
-    b: str,
+    a: Union[str, Callable],
+    b: Union[str, Callable],
     *,
     hands: Optional[int] = None,
     games: Optional[int] = None,
@@ -63,11 +63,14 @@ def evaluate(
     num_workers: Optional[int] = None,
     threads_per_worker: int = 1,
 ) -> dict[str, Any]:
-    """Evaluates agent spec `a` against `b` like `bones.evaluate`, with the duplicate
+    """Evaluates `a` against `b` like `bones.evaluate`, with the duplicate
     deals split over `num_workers` Ray tasks (default: the cluster's CPUs divided
     by `threads_per_worker`, at most one task per deal). Returns the same
     dictionary as `bones.evaluate(a, b, ...)` and `bones eval --json` for the
-    same arguments; raises the same exceptions as `bones.evaluate` (bad
+    same arguments. `a` and `b` are agent specs or callables as in
+    `bones.evaluate`; a callable is sent to the tasks by Ray (cloudpickle), so
+    it must be picklable and everything it needs importable on every node.
+    Raises the same exceptions as `bones.evaluate` (bad
     arguments before any task starts; an agent's failure as RuntimeError, or
     ray's RayTaskError wrapping it)."""
     import ray

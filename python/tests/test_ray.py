@@ -83,3 +83,14 @@ def test_starts_a_local_ray_when_none_is_running(local_ray):
     finally:
         ray.shutdown()
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+
+
+def test_ray_evaluate_plays_a_python_policy(local_ray):
+    # A nested function: Ray (cloudpickle) sends it to the tasks by value.
+    def lowest_legal(observations, masks, seats):
+        return masks.argmax(axis=1)
+
+    case = dict(hands=30, seed=4)
+    got = bones.ray.evaluate(lowest_legal, "heuristic", num_workers=2, **case)
+    assert got == bones.evaluate(lowest_legal, "heuristic", **case)
+    assert got["agents"] == ["python:lowest_legal", "heuristic"]
