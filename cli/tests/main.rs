@@ -3,6 +3,7 @@
 
 mod benchmark;
 mod cli_usage;
+mod exploit;
 mod play;
 mod serve;
 mod web_api;

@@ -101,6 +101,10 @@ pub struct TrainConfig {
     pub sparse_input: bool,
     /// Share of the games whose opponents are a past snapshot instead of the current policy.
     pub opponent_share: f32,
+    /// A frozen opponent: an agent spec that plays the other side's seats in
+    /// every game, so that the policy learns a best response to it (`bones
+    /// exploit`); empty: self-play (the snapshot pool, `opponent_share`).
+    pub opponent: String,
     /// Add the current policy to the snapshot pool every this many updates.
     pub snapshot_every: usize,
     /// Snapshots kept in the pool (oldest dropped first).
@@ -162,6 +166,7 @@ impl Default for TrainConfig {
             eval_every: 20,
             eval_hands: 200,
             checkpoint_every: 10,
+            opponent: String::new(),
             teacher: String::new(),
             teacher_coef: 1.0,
             init: String::new(),
@@ -270,10 +275,18 @@ impl TrainConfig {
         check(self.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
         check(self.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(self.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
+        if let Some(spec) = self.opponent_spec() {
+            spec.map_err(|e| format!("`opponent`: {e}"))?;
+        }
         if let Some(spec) = self.teacher_spec() {
             spec.map_err(|e| format!("`teacher`: {e}"))?;
         }
         Ok(())
+    }
+
+    /// The frozen opponent's agent spec, parsed (`None`: self-play).
+    pub fn opponent_spec(&self) -> Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>> {
+        (!self.opponent.trim().is_empty()).then(|| self.opponent.parse())
     }
 
     /// The teacher's agent spec, parsed (`None`: no teacher).

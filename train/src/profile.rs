@@ -19,6 +19,8 @@ pub enum Phase {
     RolloutForward,
     /// The teacher's choices at the learner's decisions (config `teacher`).
     Teacher,
+    /// The frozen opponent's choices (config `opponent`).
+    Opponent,
     /// Minibatch assembly, the forward pass and the loss, in the update.
     UpdateForward,
     /// The backward pass and the gradients' collection, in the update.
@@ -33,10 +35,11 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in the loop's order.
-    pub const ALL: [Phase; 8] = [
+    pub const ALL: [Phase; 9] = [
         Phase::Env,
         Phase::RolloutForward,
         Phase::Teacher,
+        Phase::Opponent,
         Phase::UpdateForward,
         Phase::UpdateBackward,
         Phase::Optimizer,
@@ -50,6 +53,7 @@ impl Phase {
             Phase::Env => "env stepping and encoding",
             Phase::RolloutForward => "rollout forward",
             Phase::Teacher => "teacher",
+            Phase::Opponent => "frozen opponent",
             Phase::UpdateForward => "update forward (and loss)",
             Phase::UpdateBackward => "update backward",
             Phase::Optimizer => "optimizer and read-back",

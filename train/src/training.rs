@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 /// Mixed into the seed for the teacher's random streams.
 const TEACHER_STREAM: u64 = 0x7EAC_4E55;
+/// Mixed into the seed for the frozen opponent's random streams.
+const OPPONENT_STREAM: u64 = 0x0990_4E47;
 
 /// Why training stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +57,17 @@ pub enum TrainError {
     /// `--resume` found a checkpoint of another configuration.
     #[error("cannot resume: {0}")]
     Resume(String),
+    /// The frozen opponent (config `opponent`) could not choose: an outside
+    /// program that crashed, hung or replied badly.
+    #[error("the opponent `{agent}` failed at seat {seat}: {failure}")]
+    Opponent {
+        /// The opponent's spec.
+        agent: String,
+        /// The seat it played.
+        seat: usize,
+        /// What went wrong.
+        failure: bones_agents::AgentFailure,
+    },
     /// The update produced a non-finite loss.
     #[error("training diverged at update {update}: {what} is not finite")]
     Diverged {
@@ -110,6 +123,21 @@ fn hidden_hands<G: Game>(
     out
 }
 
+/// One agent per game for the config field `field` (`teacher`, `opponent`)
+/// holding `spec`; none when it is empty.
+fn agents_per_game<G: Game>(
+    game: &G,
+    cfg: &TrainConfig,
+    field: &str,
+    spec: Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>>,
+) -> Result<Vec<Box<dyn Agent<ViewOf<G>>>>, TrainError> {
+    let Some(spec) = spec else { return Ok(Vec::new()) };
+    let bad = |e: bones_agents::SpecError| TrainError::Config(format!("`{field}`: {e}"));
+    let spec = spec.map_err(bad)?;
+    let factory = bones_policy::agent::factory();
+    (0..cfg.num_envs).map(|_| factory.build(&spec, game)).collect::<Result<_, _>>().map_err(bad)
+}
+
 /// Runs (or resumes) a training run of `game` into `out`.
 pub fn train<G: Game>(
     game: G,
@@ -130,11 +158,12 @@ pub fn train<G: Game>(
         // 1. Rollout on the inference copies; chains still open at its end
         //    bootstrap from the value of the seat's current state.
         let rollout_start = Instant::now();
-        let not_env = |p: &Profile| p.seconds(Phase::RolloutForward) + p.seconds(Phase::Teacher);
+        let not_env =
+            |p: &Profile| p.seconds(Phase::RolloutForward) + p.seconds(Phase::Teacher) + p.seconds(Phase::Opponent);
         let not_env_before = not_env(&run.profile);
         let policy = run.actor(&learner.model);
         let critic = learner.critic.as_ref().map(|c| c.valid());
-        let episodes = run.collect_rollout(&policy, critic.as_ref(), &mut rng);
+        let episodes = run.collect_rollout(&policy, critic.as_ref(), &mut rng)?;
         run.bootstrap_open_chains(&policy, critic.as_ref());
         let elsewhere = Duration::from_secs_f64(not_env(&run.profile) - not_env_before);
         run.profile.add(Phase::Env, rollout_start.elapsed().saturating_sub(elsewhere));
@@ -258,6 +287,8 @@ struct Run<'a, G: Game> {
     pool: Vec<Actor>,
     /// The teacher of each game (config `teacher`; empty: none).
     teachers: Vec<Box<dyn Agent<ViewOf<G>>>>,
+    /// The frozen opponent of each game (config `opponent`; empty: self-play).
+    opponents: Vec<Box<dyn Agent<ViewOf<G>>>>,
     session: Session,
     /// Time per phase of the loop.
     profile: Profile,
@@ -366,15 +397,8 @@ impl<'a, G: Game> Run<'a, G> {
             cfg.env_threads,
         );
         let rollout = Rollout::new(cfg.num_envs, dims.obs, dims.actions, dims.oracle);
-        let teachers = match cfg.teacher_spec() {
-            None => Vec::new(),
-            Some(spec) => {
-                let bad = |e: bones_agents::SpecError| TrainError::Config(format!("`teacher`: {e}"));
-                let spec = spec.map_err(bad)?;
-                let factory = bones_policy::agent::factory();
-                (0..cfg.num_envs).map(|_| factory.build(&spec, &game)).collect::<Result<_, _>>().map_err(bad)?
-            }
-        };
+        let teachers = agents_per_game(&game, cfg, "teacher", cfg.teacher_spec())?;
+        let opponents = agents_per_game(&game, cfg, "opponent", cfg.opponent_spec())?;
         let run = Run {
             game,
             cfg,
@@ -390,6 +414,7 @@ impl<'a, G: Game> Run<'a, G> {
             rollout,
             pool: Vec::new(),
             teachers,
+            opponents,
             profile: Profile::default(),
         };
         Ok((run, learner))
@@ -421,24 +446,39 @@ impl<'a, G: Game> Run<'a, G> {
     /// are recorded (valued by the oracle `critic` when there is one); in the
     /// first `opponent_share` of the games the other team plays a snapshot drawn
     /// from the pool (everywhere else, `policy` plays every seat).
-    fn collect_rollout(&mut self, policy: &Actor, critic: Option<&Critic>, rng: &mut ChaCha8Rng) -> Episodes {
+    /// With a frozen opponent (config `opponent`) it plays the other side in
+    /// every game instead.
+    fn collect_rollout(
+        &mut self,
+        policy: &Actor,
+        critic: Option<&Critic>,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Episodes, TrainError> {
         let cfg = self.cfg;
-        let opponent = (!self.pool.is_empty() && cfg.opponent_share > 0.0)
+        let frozen = !self.opponents.is_empty();
+        let opponent = (!frozen && !self.pool.is_empty() && cfg.opponent_share > 0.0)
             .then(|| self.pool[rng.random_range(0..self.pool.len())].clone());
-        let pool_envs =
-            if opponent.is_some() { (cfg.opponent_share * cfg.num_envs as f32).round() as usize } else { 0 };
+        let pool_envs = match &opponent {
+            _ if frozen => cfg.num_envs,
+            Some(_) => (cfg.opponent_share * cfg.num_envs as f32).round() as usize,
+            None => 0,
+        };
         self.rollout.clear();
         let mut episodes = Episodes::new(cfg.num_envs);
         let mut actions = vec![0usize; cfg.num_envs];
         for _ in 0..cfg.num_steps {
             let (mine, theirs) = self.to_move(pool_envs);
             self.act(&mine, policy, critic, true, rng, &mut actions);
-            self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions);
+            if frozen {
+                self.act_frozen(&theirs, &mut actions)?;
+            } else {
+                self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions);
+            }
             self.envs.step(&actions).expect("sampled actions are legal");
             self.state.decisions += cfg.num_envs as u64;
             self.credit_rewards(pool_envs, &mut episodes);
         }
-        episodes
+        Ok(episodes)
     }
 
     /// The games where the learner is to move, and the others. In the first
@@ -497,6 +537,39 @@ impl<'a, G: Game> Run<'a, G> {
                 }
             }
         }
+    }
+
+    /// The frozen opponent's actions in the games `rows`, into `actions`. The
+    /// opponents act in parallel, each game's from its own random stream (the
+    /// seed, the game and the decision count), so they do not depend on the threads.
+    /// A failure of the opponent's ends the run (nothing is made up for it).
+    fn act_frozen(&mut self, rows: &[usize], actions: &mut [usize]) -> Result<(), TrainError> {
+        let start = Instant::now();
+        let mut theirs = vec![false; self.cfg.num_envs];
+        for &env in rows {
+            theirs[env] = true;
+        }
+        let (envs, seed, step) = (&self.envs, self.cfg.seed ^ OPPONENT_STREAM, self.state.decisions);
+        let chosen: Vec<(usize, Result<usize, bones_agents::AgentFailure>)> = self
+            .opponents
+            .par_iter_mut()
+            .enumerate()
+            .filter(|(env, _)| theirs[*env])
+            .map(|(env, agent)| {
+                let view = envs.state(env).view(envs.seats[env] as usize);
+                let mut rng = AgentRng::seed_from_u64(episode_seed(seed, env, step));
+                (env, agent.try_act(&view, &mut rng))
+            })
+            .collect();
+        self.profile.since(Phase::Opponent, start);
+        for (env, a) in chosen {
+            actions[env] = a.map_err(|failure| TrainError::Opponent {
+                agent: self.cfg.opponent.clone(),
+                seat: self.envs.seats[env] as usize,
+                failure,
+            })?;
+        }
+        Ok(())
     }
 
     /// The teacher's action in each game of `rows` whose seat to move has a

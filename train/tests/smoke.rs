@@ -9,6 +9,7 @@ use bones_train::config::CriticKind;
 use bones_train::critic::ORACLE_LEN;
 use bones_train::eval::{evaluate, EvalOpponent};
 use bones_train::log::read_scalars;
+use bones_train::profile::Phase;
 use bones_train::{train, TrainConfig};
 use burn::prelude::Device;
 
@@ -207,4 +208,31 @@ fn init_starts_a_run_from_a_trained_policy() {
     for d in [first, second, fresh, refused] {
         let _ = std::fs::remove_dir_all(d);
     }
+}
+
+#[test]
+fn a_frozen_opponent_plays_the_other_side_of_every_game() {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    let out = tmp("opponent");
+    let plain = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    assert_eq!(plain.profile.seconds(Phase::Opponent), 0.0);
+    let _ = std::fs::remove_dir_all(&out);
+
+    cfg.opponent = "heuristic".into();
+    let summary = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    assert!(summary.profile.seconds(Phase::Opponent) > 0.0);
+    // Every game is against the opponent: the learner's return against it is
+    // logged at every update where a game ended (the smoke config ends some in each).
+    let scalars = read_scalars(&out).unwrap();
+    assert_eq!(scalars["charts/episodic_return"].len() as u64, summary.state.update);
+    assert!(std::fs::read_to_string(out.join("config.toml")).unwrap().contains("opponent = \"heuristic\""));
+    let _ = std::fs::remove_dir_all(&out);
+
+    // An opponent that is not an agent spec, or not for this game, is a config error.
+    cfg.opponent = "pimc:worlds=0".into();
+    assert!(cfg.validate().unwrap_err().contains("`opponent`"));
+    cfg.opponent = "highest".into();
+    let e = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap_err().to_string();
+    assert!(e.contains("`opponent`") && e.contains("does not play texas42"), "{e}");
+    let _ = std::fs::remove_dir_all(&out);
 }

@@ -5,6 +5,7 @@ pub mod args;
 mod bench;
 mod benchmark;
 mod eval;
+mod exploit;
 mod export;
 mod play;
 mod replay;
@@ -36,6 +37,8 @@ enum Command {
     Eval(eval::EvalArgs),
     /// The standard benchmark: an agent against a fixed gauntlet on fixed deals, as a scorecard.
     Benchmark(benchmark::BenchmarkArgs),
+    /// How exploitable an agent is: train a best response against it, report what it wins.
+    Exploit(exploit::ExploitArgs),
     /// Play one seat in the terminal against bots (a whole game).
     Play(play::PlayArgs),
     /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
@@ -54,6 +57,7 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Bench(a) => bench::run(a),
         Command::Eval(a) => eval::run(a),
         Command::Benchmark(a) => benchmark::run(a),
+        Command::Exploit(a) => exploit::run(a),
         Command::Play(a) => play::run(a),
         Command::Export(a) => export::run(a),
         Command::Serve(a) => serve::run(a),
