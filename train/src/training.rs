@@ -18,7 +18,7 @@ use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
-use bones_agents::{Agent, AgentRng, ViewOf};
+use bones_agents::{Agent, AgentFailure, AgentRng, ViewOf};
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, GameState, VecEnv};
 use bones_policy::inference::{decide, Actor};
@@ -57,16 +57,18 @@ pub enum TrainError {
     /// `--resume` found a checkpoint of another configuration.
     #[error("cannot resume: {0}")]
     Resume(String),
-    /// The frozen opponent (config `opponent`) could not choose: an outside
-    /// program that crashed, hung or replied badly.
-    #[error("the opponent `{agent}` failed at seat {seat}: {failure}")]
-    Opponent {
-        /// The opponent's spec.
+    /// The teacher or the frozen opponent (config `teacher`, `opponent`) could
+    /// not choose: an outside program that crashed, hung or replied badly.
+    #[error("the {role} `{agent}` failed at seat {seat}: {failure}")]
+    Agent {
+        /// `teacher` or `opponent`.
+        role: &'static str,
+        /// The agent's spec.
         agent: String,
         /// The seat it played.
         seat: usize,
         /// What went wrong.
-        failure: bones_agents::AgentFailure,
+        failure: AgentFailure,
     },
     /// The update produced a non-finite loss.
     #[error("training diverged at update {update}: {what} is not finite")]
@@ -136,6 +138,28 @@ fn agents_per_game<G: Game>(
     let spec = spec.map_err(bad)?;
     let factory = bones_policy::agent::factory();
     (0..cfg.num_envs).map(|_| factory.build(&spec, game)).collect::<Result<_, _>>().map_err(bad)
+}
+
+/// The choices of the per-game `agents` in the games marked `wanted`, each
+/// from its seat's view and its own random stream (`seed`, the game and the
+/// decision count `step`), in parallel: the same for any thread count.
+fn choose<G: Game>(
+    agents: &mut [Box<dyn Agent<ViewOf<G>>>],
+    envs: &VecEnv<G>,
+    wanted: &[bool],
+    seed: u64,
+    step: u64,
+) -> Vec<(usize, Result<usize, AgentFailure>)> {
+    agents
+        .par_iter_mut()
+        .enumerate()
+        .filter(|(env, _)| wanted[*env])
+        .map(|(env, agent)| {
+            let view = envs.state(env).view(envs.seats[env] as usize);
+            let mut rng = AgentRng::seed_from_u64(episode_seed(seed, env, step));
+            (env, agent.try_act(&view, &mut rng))
+        })
+        .collect()
 }
 
 /// Runs (or resumes) a training run of `game` into `out`.
@@ -468,11 +492,11 @@ impl<'a, G: Game> Run<'a, G> {
         let mut actions = vec![0usize; cfg.num_envs];
         for _ in 0..cfg.num_steps {
             let (mine, theirs) = self.to_move(pool_envs);
-            self.act(&mine, policy, critic, true, rng, &mut actions);
+            self.act(&mine, policy, critic, true, rng, &mut actions)?;
             if frozen {
                 self.act_frozen(&theirs, &mut actions)?;
             } else {
-                self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions);
+                self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions)?;
             }
             self.envs.step(&actions).expect("sampled actions are legal");
             self.state.decisions += cfg.num_envs as u64;
@@ -501,9 +525,9 @@ impl<'a, G: Game> Run<'a, G> {
         record: bool,
         rng: &mut ChaCha8Rng,
         actions: &mut [usize],
-    ) {
+    ) -> Result<(), TrainError> {
         if rows.is_empty() {
-            return;
+            return Ok(());
         }
         let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
         let envs = &self.envs;
@@ -523,7 +547,7 @@ impl<'a, G: Game> Run<'a, G> {
             }
         }
         self.profile.since(Phase::RolloutForward, forward_start);
-        let teacher = if record { self.teach(rows) } else { Vec::new() };
+        let teacher = if record { self.teach(rows)? } else { Vec::new() };
         let envs = &self.envs;
         for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
             actions[env] = d.action;
@@ -537,6 +561,7 @@ impl<'a, G: Game> Run<'a, G> {
                 }
             }
         }
+        Ok(())
     }
 
     /// The frozen opponent's actions in the games `rows`, into `actions`. The
@@ -549,25 +574,11 @@ impl<'a, G: Game> Run<'a, G> {
         for &env in rows {
             theirs[env] = true;
         }
-        let (envs, seed, step) = (&self.envs, self.cfg.seed ^ OPPONENT_STREAM, self.state.decisions);
-        let chosen: Vec<(usize, Result<usize, bones_agents::AgentFailure>)> = self
-            .opponents
-            .par_iter_mut()
-            .enumerate()
-            .filter(|(env, _)| theirs[*env])
-            .map(|(env, agent)| {
-                let view = envs.state(env).view(envs.seats[env] as usize);
-                let mut rng = AgentRng::seed_from_u64(episode_seed(seed, env, step));
-                (env, agent.try_act(&view, &mut rng))
-            })
-            .collect();
+        let chosen =
+            choose(&mut self.opponents, &self.envs, &theirs, self.cfg.seed ^ OPPONENT_STREAM, self.state.decisions);
         self.profile.since(Phase::Opponent, start);
         for (env, a) in chosen {
-            actions[env] = a.map_err(|failure| TrainError::Opponent {
-                agent: self.cfg.opponent.clone(),
-                seat: self.envs.seats[env] as usize,
-                failure,
-            })?;
+            actions[env] = a.map_err(|f| self.agent_failed("opponent", &self.cfg.opponent, env, f))?;
         }
         Ok(())
     }
@@ -576,33 +587,28 @@ impl<'a, G: Game> Run<'a, G> {
     /// choice, indexed by game (empty without a teacher). The teachers act in
     /// parallel, each game's from its own random stream (the seed, the game
     /// and the decision count), so the labels do not depend on the threads.
-    fn teach(&mut self, rows: &[usize]) -> Vec<Option<usize>> {
+    fn teach(&mut self, rows: &[usize]) -> Result<Vec<Option<usize>>, TrainError> {
         if self.teachers.is_empty() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let start = Instant::now();
         let mut choice = vec![false; self.cfg.num_envs];
         for &env in rows {
             choice[env] = self.envs.state(env).legal_mask().len() > 1;
         }
-        let (envs, seed, step) = (&self.envs, self.cfg.seed ^ TEACHER_STREAM, self.state.decisions);
-        let labels: Vec<(usize, usize)> = self
-            .teachers
-            .par_iter_mut()
-            .enumerate()
-            .filter(|(env, _)| choice[*env])
-            .map(|(env, teacher)| {
-                let view = envs.state(env).view(envs.seats[env] as usize);
-                let mut rng = AgentRng::seed_from_u64(episode_seed(seed, env, step));
-                (env, teacher.act(&view, &mut rng))
-            })
-            .collect();
+        let labels =
+            choose(&mut self.teachers, &self.envs, &choice, self.cfg.seed ^ TEACHER_STREAM, self.state.decisions);
+        self.profile.since(Phase::Teacher, start);
         let mut out = vec![None; self.cfg.num_envs];
         for (env, a) in labels {
-            out[env] = Some(a);
+            out[env] = Some(a.map_err(|f| self.agent_failed("teacher", &self.cfg.teacher, env, f))?);
         }
-        self.profile.since(Phase::Teacher, start);
-        out
+        Ok(out)
+    }
+
+    /// The error of agent `spec` (the `role` config field) failing in game `env`.
+    fn agent_failed(&self, role: &'static str, spec: &str, env: usize, failure: AgentFailure) -> TrainError {
+        TrainError::Agent { role, agent: spec.to_string(), seat: self.envs.seats[env] as usize, failure }
     }
 
     /// Credits the last step's rewards (times `reward_scale`) to each seat's
