@@ -4,24 +4,11 @@
 //! the published definitions (a cheap gauntlet, a few deals): the scorecard must
 //! be what `arena::evaluate` gives on the same opponents and seed.
 
+use crate::bones_cmd::bones;
 use bones_agents::arena::{self, Amount, EvalOptions};
 use bones_agents::benchmark::{self, Benchmark, ScoreRow, Scorecard};
 use bones_agents::{AgentFactory, AgentSpec};
 use bones_env::{AnyGame, Game};
-use std::process::{Command, Stdio};
-
-fn bones(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bones"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the bones binary runs");
-    (
-        out.status.code().expect("an exit status, not a signal"),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn benchmark_refuses_bad_usage_with_status_2() {

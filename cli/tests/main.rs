@@ -2,6 +2,7 @@
 //! binary, a module per front end.
 
 mod benchmark;
+mod bones_cmd;
 mod cli_usage;
 mod exploit;
 mod play;
