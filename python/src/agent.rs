@@ -37,7 +37,10 @@ impl<G: Game> DynAgent for AgentOf<G> {
             return Some(Err("the episode is over: there is no seat to move".into()));
         };
         let view = state.view(seat);
-        let a = self.agent.act(&view, rng);
+        let a = match self.agent.try_act(&view, rng) {
+            Ok(a) => a,
+            Err(failure) => return Some(Err(format!("the agent failed: {failure}"))),
+        };
         if !view.legal().contains(a) {
             return Some(Err(format!("the agent chose an illegal action `{}`", self.game.action_name(a))));
         }

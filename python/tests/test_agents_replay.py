@@ -74,6 +74,11 @@ def test_agent_errors():
         bones.Agent("random").act(env)
     with pytest.raises(bones.RecordError):
         bones.Agent("random").act_record({"game": "texas42"})
+    # An outside program that fails is an error, not a made-up action.
+    env = texas42_v0.env()
+    env.reset(seed=0)
+    with pytest.raises(bones.BonesError, match="the agent failed: the program"):
+        bones.Agent("exec:/bin/false").act(env)
 
 
 def test_replay_annotates_or_raises():
