@@ -11,7 +11,9 @@
 //! - [`random`], [`heuristic`]: baselines; [`solver`]: the exact open-hand solver
 //!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
 //!   over sampled worlds; [`search`]: a trained policy and the solver together
-//!   (worlds weighted by the policy's reading of the other seats' actions).
+//!   (worlds weighted by the policy's reading of the other seats' actions);
+//!   [`playout`]: its policy continuation (every seat played by the policy
+//!   from its own view).
 //! - [`review`]: a finished Texas 42 hand reviewed for one seat: its plays against
 //!   the solver's best with all hands open, its bids against another agent's.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
@@ -34,6 +36,7 @@ pub mod exec;
 pub mod factory;
 pub mod heuristic;
 pub mod pimc;
+pub mod playout;
 pub mod policy;
 pub mod random;
 pub mod rating;
@@ -55,5 +58,5 @@ pub use factory::AgentFactory;
 pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
 pub use search::{SearchAgent, SearchSettings};
 pub use solver::Solver;
-pub use spec::{AgentSpec, SearchOptions, SpecError};
+pub use spec::{AgentSpec, Continuation, SearchOptions, SpecError};
 pub use table::{AgentError, Bare, Board, DecideError, Played, Refusal, Seats, Table, TableError};

@@ -1,5 +1,5 @@
 //! Policy-guided search for Texas 42 (the
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]`
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
 //! spec): a trained policy and the open-hand [`Solver`](crate::Solver) together.
 //!
 //! # Worlds, weighted by the policy
@@ -21,6 +21,12 @@
 //! # Decisions
 //! - **Bidding** (`bidding=policy`, the default): the policy's most probable
 //!   bid. With `bidding=pimc`, `pimc`'s simulation (see [`crate::pimc`]).
+//!   With `bidding=playout`, each legal bid is priced by what Bones' own play
+//!   makes of it: in each weighted world the bid is made and the rest of the
+//!   hand (the other seats' bids, the declaration, the play) is played out
+//!   by the policy in every seat from its own view, the solver finishing the
+//!   last tricks ([`SearchAgent::price_bids`]); the bid with the best mean
+//!   award (marks won minus marks lost) is made.
 //! - **Declaring**: the candidates are the declarations to which the policy
 //!   gives at least [`SearchSettings::candidate_ratio`] of its favourite's
 //!   probability (with `bidding=pimc`: every legal declaration); one candidate
@@ -30,18 +36,31 @@
 //! - **Play**: `pimc`'s objective over the weighted worlds (the contract first,
 //!   then points; [`PimcAgent::score_plays`]).
 //!
+//! # Continuations
+//! How a candidate (a declaration or a play) is valued in one world:
+//! - `continuation=solver` (the default): the open-hand solver, every seat
+//!   playing as if all hands were known.
+//! - `continuation=policy[:exact=K]`: the policy plays the hand out in every
+//!   seat from that seat's own view, the solver finishing the last `K` tricks
+//!   (default [`DEFAULT_EXACT_TRICKS`]; see [`crate::playout`]). A decision
+//!   with `K` or fewer tricks left is the solver's.
+//!
+//! Either way a candidate's score is the worlds in which the mover's side wins
+//! the contract fight, then the points it takes.
+//!
 //! A decision with a single legal action returns it at once. The agent uses
 //! only the view, the policy and its random stream, so it is deterministic for
 //! a seed.
 
-use bones_env::texas42::{Hand, Phase};
-use bones_env::{Action, ActionMask, SeatView, Texas42View};
+use bones_env::texas42::{Hand, Phase, FOLLOW_ME, NEL_O};
+use bones_env::{Action, ActionMask, Scoring, SeatView, Texas42View};
 use rand::Rng;
 
-use crate::agent::{Agent, AgentRng, Explained};
+use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::pimc::{declaration_values, public_actions, PimcAgent, WorldSampler};
+use crate::playout::{Playouts, Tally};
 use crate::policy::{legal_prob, Policy};
-use crate::spec::{SearchOptions, DEFAULT_SEARCH_WORLDS};
+use crate::spec::{Bidding, Continuation, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_SEARCH_WORLDS};
 
 /// The settings of a [`SearchAgent`] (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -50,8 +69,9 @@ pub struct SearchSettings {
     pub worlds: u32,
     /// Worlds sampled and weighted per decision (at least `worlds`).
     pub pool: u32,
-    /// Bid with the policy and let it propose the declarations.
-    pub policy_bidding: bool,
+    /// How bids are chosen (the policy proposes the declarations unless
+    /// `Bidding::Pimc`).
+    pub bidding: Bidding,
     /// Weigh the worlds by the policy (else uniform).
     pub weighted: bool,
     /// Least probability an observed action contributes to a world's weight.
@@ -59,6 +79,8 @@ pub struct SearchSettings {
     /// A declaration is a candidate when the policy gives it at least this
     /// fraction of the most probable declaration's probability.
     pub candidate_ratio: f32,
+    /// How a candidate is valued in each world.
+    pub continuation: Continuation,
 }
 
 impl Default for SearchSettings {
@@ -66,10 +88,11 @@ impl Default for SearchSettings {
         SearchSettings {
             worlds: DEFAULT_SEARCH_WORLDS,
             pool: 4 * DEFAULT_SEARCH_WORLDS,
-            policy_bidding: true,
+            bidding: Bidding::Policy,
             weighted: true,
             floor: 0.02,
             candidate_ratio: 0.25,
+            continuation: Continuation::Solver,
         }
     }
 }
@@ -81,8 +104,9 @@ impl From<&SearchOptions> for SearchSettings {
         SearchSettings {
             worlds: o.worlds,
             pool: o.pool.max(o.worlds),
-            policy_bidding: o.policy_bidding,
+            bidding: o.bidding,
             weighted: o.weighted,
+            continuation: o.continuation,
             ..SearchSettings::default()
         }
     }
@@ -180,7 +204,7 @@ impl SearchAgent {
     }
 
     fn declare(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
-        let candidates = if self.settings.policy_bidding {
+        let candidates = if self.settings.bidding != Bidding::Pimc {
             let probs = self.policy_probs(v);
             let best = probs.iter().map(|&(_, p)| p).fold(0.0, f32::max);
             let mut m = ActionMask::EMPTY;
@@ -197,9 +221,86 @@ impl SearchAgent {
             return Explained { action: candidates.nth(0), values: None };
         }
         let worlds = self.worlds(v, rng);
-        let scores = self.pimc.score_declarations(v, &worlds, candidates);
+        let scores = match self.playouts_from(&worlds) {
+            Some(mut playouts) => {
+                let tallies = playouts.scores(v, &worlds, candidates);
+                // Nel-O and Sevens lose ties to trumps, as in `pimc`.
+                ranked(tallies.iter().map(|t| (t.action, t.won, if t.action > FOLLOW_ME { -1 } else { t.points })))
+            }
+            None => self.pimc.score_declarations(v, &worlds, candidates),
+        };
         Explained { action: scores[0].0, values: Some(declaration_values(&scores, worlds.len())) }
     }
+
+    fn play(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
+        let worlds = self.worlds(v, rng);
+        let by_contract = self.pimc.contract_decides(v);
+        let scores = match self.playouts_from(&worlds) {
+            Some(mut playouts) => {
+                let tallies = playouts.scores(v, &worlds, v.legal);
+                let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };
+                ranked(tallies.iter().map(|t| (t.action, if by_contract { t.won } else { 0 }, sign * t.points)))
+            }
+            None => self.pimc.score_plays(v, &worlds),
+        };
+        let values = self.pimc.play_values(v, &scores, worlds.len());
+        Explained { action: scores[0].0, values: Some(values) }
+    }
+
+    /// Every legal bid of `v` with its [`Tally`] over the weighted worlds:
+    /// each bid made in each world and the rest of the hand (the auction, the
+    /// declaration, the play) played out by the policy in every seat, the
+    /// solver finishing the last tricks as in `continuation=policy` (with its
+    /// `exact`, else [`DEFAULT_EXACT_TRICKS`]). `made / contracts` of a bid is
+    /// its predicted make rate when this seat ends up the bidder; `award /
+    /// worlds` its expected award. Also the number of worlds.
+    pub fn price_bids(&mut self, v: &Texas42View, rng: &mut AgentRng) -> (Vec<Tally>, usize) {
+        let worlds = self.worlds(v, rng);
+        let exact = match self.settings.continuation {
+            Continuation::Policy { exact } => exact,
+            Continuation::Solver => DEFAULT_EXACT_TRICKS,
+        };
+        let mut playouts =
+            Playouts { policy: self.policy.as_mut(), solver: self.pimc.solver(), obs_len: self.obs_len, exact };
+        (playouts.scores(v, &worlds, v.legal), worlds.len())
+    }
+
+    /// `bidding=playout`: the bid with the best expected award (then the most
+    /// worlds won; ties to the lowest id).
+    fn bid_by_price(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
+        let (tallies, worlds) = self.price_bids(v, rng);
+        let scores = ranked(tallies.iter().map(|t| (t.action, 0, t.award)));
+        let n = worlds.max(1) as f64;
+        let unit = if v.rules.scoring == Scoring::Marks { "marks" } else { "game points" };
+        Explained {
+            action: scores[0].0,
+            values: Some(ActionValues {
+                unit: format!("{unit} your side gains minus the other side's, mean over {worlds} sampled worlds"),
+                values: scores.iter().map(|&(a, _, award)| (a, award as f64 / n)).collect(),
+            }),
+        }
+    }
+
+    /// The policy playouts that value candidates in `worlds` (all at one
+    /// position), or `None` when the solver does: under
+    /// `continuation=solver`, or with `exact` or fewer tricks left.
+    fn playouts_from(&mut self, worlds: &[Hand]) -> Option<Playouts<'_>> {
+        let Continuation::Policy { exact } = self.settings.continuation else { return None };
+        let left = 7 - worlds.first()?.trick;
+        (left > exact).then(|| Playouts {
+            policy: self.policy.as_mut(),
+            solver: self.pimc.solver(),
+            obs_len: self.obs_len,
+            exact,
+        })
+    }
+}
+
+/// Scores sorted best first by (worlds won, points); ties keep id order.
+fn ranked(scores: impl Iterator<Item = (Action, u32, i64)>) -> Vec<(Action, u32, i64)> {
+    let mut scores: Vec<_> = scores.collect();
+    scores.sort_by_key(|x| std::cmp::Reverse((x.1, x.2)));
+    scores
 }
 
 /// Systematic resampling: `n` worlds drawn from `pool` in proportion to
@@ -243,7 +344,8 @@ impl Agent<Texas42View> for SearchAgent {
             return Explained { action: legal.nth(0), values: None };
         }
         let action = match v.phase {
-            Phase::Bidding if self.settings.policy_bidding => {
+            Phase::Bidding if self.settings.bidding == Bidding::Playout => return self.bid_by_price(v, rng),
+            Phase::Bidding if self.settings.bidding == Bidding::Policy => {
                 let probs = self.policy_probs(v);
                 // The most probable bid; ties to the lowest id.
                 probs.iter().fold((probs[0].0, f32::NEG_INFINITY), |b, &(a, p)| if p > b.1 { (a, p) } else { b }).0
@@ -253,12 +355,7 @@ impl Agent<Texas42View> for SearchAgent {
                 self.pimc.choose_bid(v, &est)
             }
             Phase::Declaring => return self.declare(v, rng),
-            Phase::Playing => {
-                let worlds = self.worlds(v, rng);
-                let scores = self.pimc.score_plays(v, &worlds);
-                let values = self.pimc.play_values(v, &scores, worlds.len());
-                return Explained { action: scores[0].0, values: Some(values) };
-            }
+            Phase::Playing => return self.play(v, rng),
             Phase::Done => unreachable!("no action in a finished hand"),
         };
         Explained { action, values: None }

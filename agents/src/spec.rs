@@ -1,7 +1,7 @@
 //! Agent specs: the strings that name an agent on the command line, in the bot
 //! server and in the Python and web front ends: `random`, `heuristic`,
 //! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42),
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]`
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
 //! (Texas 42), `model:PATH`, `onnx:[observation=V:]PATH` (an ONNX network from any
 //! framework) and `exec:COMMAND` (an outside program speaking the bot protocol).
 //! Options follow the name, each after a `:` (a `,` separates the agents of a
@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 /// The valid agent specs, for error messages and `--help`.
 pub const VALID_SPECS: &str = "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, \
-     `search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:model=PATH]` (Texas 42 only), \
+     `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]` (Texas 42 only), \
      `model:PATH` (a model directory or checkpoint), `onnx:[observation=V:]PATH` (an ONNX model folder or \
      `.onnx` file), `exec:[limit=SECONDS:]COMMAND` (an outside program speaking the bot protocol)";
 
@@ -82,15 +82,63 @@ pub struct SearchOptions {
     pub worlds: u32,
     /// Worlds sampled and weighted per decision, from which `worlds` are drawn.
     pub pool: u32,
-    /// Bid and choose declaration candidates with the policy (`bidding=policy`),
-    /// or as `pimc` does (`bidding=pimc`).
-    pub policy_bidding: bool,
+    /// How bids are chosen (`bidding=policy|pimc|playout`).
+    pub bidding: Bidding,
     /// Weigh the sampled worlds by how likely the policy finds the other seats'
     /// actions in them (`weighted=on`), or draw them uniformly (`weighted=off`).
     pub weighted: bool,
+    /// How a candidate is valued in each world (`continuation=solver|policy`,
+    /// `exact=K`).
+    pub continuation: Continuation,
     /// The policy (`None`: the shipped model).
     pub model: Option<PathBuf>,
 }
+
+/// How `search` bids.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bidding {
+    /// The policy's most probable bid; the policy proposes the declarations
+    /// (`bidding=policy`).
+    Policy,
+    /// `pimc`'s simulated bidding; every declaration is a candidate
+    /// (`bidding=pimc`).
+    Pimc,
+    /// Each legal bid priced by policy playouts of the rest of the hand (the
+    /// auction, the declaration and the play) on the weighted worlds; the bid
+    /// with the best expected award is made; the policy proposes the
+    /// declarations (`bidding=playout`).
+    Playout,
+}
+
+impl Bidding {
+    /// The spec's name of the setting.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bidding::Policy => "policy",
+            Bidding::Pimc => "pimc",
+            Bidding::Playout => "playout",
+        }
+    }
+}
+
+/// How `search` values a candidate action in a sampled world.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Continuation {
+    /// The open-hand solver: best play by every seat as if all hands were
+    /// known (`continuation=solver`).
+    Solver,
+    /// The policy plays every seat from that seat's own view until `exact`
+    /// tricks are left (the one in progress counted), then the solver takes
+    /// over (`continuation=policy[:exact=K]`).
+    Policy {
+        /// Tricks left when the solver takes over (0 to 7; 7: the solver throughout).
+        exact: u8,
+    },
+}
+
+/// Tricks left when the solver takes over from the policy in
+/// `continuation=policy` without `exact=K`.
+pub const DEFAULT_EXACT_TRICKS: u8 = 3;
 
 /// The time an `exec:` program has for one decision without `limit=SECONDS`.
 pub const DEFAULT_EXEC_LIMIT_MS: u64 = 10_000;
@@ -103,8 +151,9 @@ impl Default for SearchOptions {
         SearchOptions {
             worlds: DEFAULT_SEARCH_WORLDS,
             pool: 4 * DEFAULT_SEARCH_WORLDS,
-            policy_bidding: true,
+            bidding: Bidding::Policy,
             weighted: true,
+            continuation: Continuation::Solver,
             model: None,
         }
     }
@@ -114,6 +163,8 @@ impl SearchOptions {
     fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
         let mut o = SearchOptions::default();
         let mut pool = None;
+        let mut policy_continuation = false;
+        let mut exact = None;
         let mut rest = opts.unwrap_or("");
         let count = |key: &str, n: &str| {
             n.parse::<u32>()
@@ -139,16 +190,35 @@ impl SearchOptions {
             match opt.split_once('=') {
                 Some(("worlds", n)) => o.worlds = count("worlds", n)?,
                 Some(("pool", n)) => pool = Some(count("pool", n)?),
-                Some(("bidding", v)) => o.policy_bidding = switch("bidding", v, "policy", "pimc")?,
-                Some(("weighted", v)) => o.weighted = switch("weighted", v, "on", "off")?,
-                _ => {
-                    return Err(bad(format!(
-                        "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc`, \
-                         `weighted=on|off`, `model=PATH`, each after a `:`)"
-                    )))
+                Some(("bidding", v)) => {
+                    o.bidding =
+                        [Bidding::Policy, Bidding::Pimc, Bidding::Playout]
+                            .into_iter()
+                            .find(|b| b.name() == v)
+                            .ok_or_else(|| bad(format!("`bidding` must be `policy`, `pimc` or `playout`, got `{v}`")))?
                 }
+                Some(("weighted", v)) => o.weighted = switch("weighted", v, "on", "off")?,
+                Some(("continuation", v)) => policy_continuation = switch("continuation", v, "policy", "solver")?,
+                Some(("exact", k)) => {
+                    exact = Some(k.parse::<u8>().ok().filter(|&k| k <= 7).ok_or_else(|| {
+                        bad(format!("`exact` must be a whole number of tricks from 0 to 7, got `{k}`"))
+                    })?)
+                }
+                _ => return Err(bad(format!(
+                    "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc|playout`, \
+                         `weighted=on|off`, `continuation=solver|policy`, `exact=K`, `model=PATH`, each after a `:`)"
+                ))),
             }
         }
+        o.continuation = match (policy_continuation, exact) {
+            (true, k) => Continuation::Policy { exact: k.unwrap_or(DEFAULT_EXACT_TRICKS) },
+            (false, None) => Continuation::Solver,
+            (false, Some(_)) => {
+                return Err(bad(
+                    "`exact=K` needs `continuation=policy` (the solver continuation is exact throughout)".into()
+                ))
+            }
+        };
         o.pool = pool.unwrap_or(4 * o.worlds);
         if o.pool < o.worlds {
             return Err(bad(format!("`pool` ({}) must be at least `worlds` ({})", o.pool, o.worlds)));
@@ -160,8 +230,11 @@ impl SearchOptions {
 impl fmt::Display for SearchOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "search:worlds={}:pool={}", self.worlds, self.pool)?;
-        write!(f, ":bidding={}", if self.policy_bidding { "policy" } else { "pimc" })?;
+        write!(f, ":bidding={}", self.bidding.name())?;
         write!(f, ":weighted={}", if self.weighted { "on" } else { "off" })?;
+        if let Continuation::Policy { exact } = self.continuation {
+            write!(f, ":continuation=policy:exact={exact}")?;
+        }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;
         }

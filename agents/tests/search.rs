@@ -10,12 +10,15 @@
 //! ```
 
 use bones_agents::pimc::{public_actions, replay, Constraints};
-use bones_agents::spec::{SearchOptions, DEFAULT_SEARCH_WORLDS};
+use bones_agents::playout::{Playouts, Tally};
+use bones_agents::solver::remaining_points;
+use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_SEARCH_WORLDS};
 use bones_agents::{
-    legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Policy, PolicyLoader, SearchAgent, SearchSettings, SpecError,
+    legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Continuation, Policy, PolicyLoader, SearchAgent,
+    SearchSettings, Solver, SpecError,
 };
 use bones_env::rules::DoublesRules;
-use bones_env::texas42::Hand;
+use bones_env::texas42::{team, Hand, Outcome, Phase};
 use bones_env::{Action, ActionMask, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 use bones_env::{SeatView, Texas42View};
 use rand::SeedableRng;
@@ -98,12 +101,29 @@ fn search_specs_parse_print_and_reject_bad_options() {
         AgentSpec::Search(SearchOptions {
             worlds: 8,
             pool: 20,
-            policy_bidding: false,
+            bidding: Bidding::Pimc,
             weighted: false,
+            continuation: Continuation::Solver,
             model: Some("runs/a:b".into())
         })
     );
-    for s in ["search", "search:worlds=4", "search:weighted=off:model=models/texas42", &full.to_string()] {
+    let policy = spec("search:worlds=8:continuation=policy");
+    let AgentSpec::Search(o) = &policy else { panic!("{policy:?}") };
+    assert_eq!(o.continuation, Continuation::Policy { exact: DEFAULT_EXACT_TRICKS });
+    assert_eq!(
+        policy.to_string(),
+        format!("search:worlds=8:pool=32:bidding=policy:weighted=on:continuation=policy:exact={DEFAULT_EXACT_TRICKS}")
+    );
+    assert_eq!(spec("search:exact=0:continuation=policy"), spec("search:continuation=policy:exact=0"));
+    assert_eq!(spec("search:continuation=solver"), spec("search"));
+    for s in [
+        "search",
+        "search:worlds=4",
+        "search:weighted=off:model=models/texas42",
+        "search:continuation=policy:exact=7:model=m",
+        "search:bidding=playout:worlds=3",
+        &full.to_string(),
+    ] {
         let once = spec(s);
         assert_eq!(spec(&once.to_string()), once, "{s} does not survive printing");
     }
@@ -118,6 +138,10 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:weighted=yes",
         "search:depth=3",
         "search:model=",
+        "search:continuation=network",
+        "search:continuation=policy:exact=8",
+        "search:continuation=policy:exact=-1",
+        "search:exact=2",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -143,15 +167,17 @@ fn search_needs_a_policy_loader_and_texas42() {
 
 #[test]
 fn search_is_legal_and_deterministic_in_whole_hands() {
-    // search at seats 0 and 2 (every option combination over the hands),
+    // search at seats 0 and 2 (every option combination over the hands,
+    // both continuations),
     // random at 1 and 3, under the full rules: every action legal, and the
     // same seed plays the same hand again.
     let g = Texas42::new(Texas42Rules::FULL);
     let settings = |i: u64| SearchSettings {
         worlds: 2,
         pool: 6,
-        policy_bidding: i.is_multiple_of(2),
+        bidding: [Bidding::Policy, Bidding::Pimc, Bidding::Playout][(i % 3) as usize],
         weighted: i % 4 < 2,
+        continuation: if i < 4 { Continuation::Solver } else { Continuation::Policy { exact: (i % 3) as u8 } },
         ..SearchSettings::default()
     };
     let play = |seed: u64| -> Vec<Action> {
@@ -315,4 +341,118 @@ fn observation_rows_are_the_other_seats_views() {
     assert!(!expect.is_empty());
     assert_eq!(*rows.lock().unwrap(), expect);
     let _ = real;
+}
+
+/// `h` played out by `policy` in every seat (its most probable legal action)
+/// until `exact` tricks are left, then completed by the solver: the hand at
+/// its end.
+fn played_out(mut h: Hand, policy: &mut Slope, exact: u8) -> Hand {
+    let mut rng = AgentRng::seed_from_u64(0);
+    loop {
+        if h.is_done() {
+            return h;
+        }
+        if h.phase == Phase::Playing && 7 - h.trick <= exact {
+            let mut solver = Solver::new();
+            let bidders = team(h.bidder);
+            let theirs = solver.value(&h);
+            let mut end = h;
+            end.points[bidders] += theirs as u8;
+            end.points[1 - bidders] += (remaining_points(&h) - theirs) as u8;
+            end.outcome = Some(Outcome::Settled { made: solver.contract(&h) });
+            return end;
+        }
+        let obs = vec![0.0; game().obs_len()];
+        let a = policy.decide(&obs, h.legal_mask(), &mut rng);
+        h.apply(a).unwrap();
+    }
+}
+
+#[test]
+fn a_policy_playout_is_the_hand_played_out_by_the_policy_then_solved() {
+    // One world (the true deal) and the same world twice, at bids,
+    // declarations and plays: each candidate's tally is the hand played out
+    // by the policy in every seat until `exact` tricks are left and then
+    // solved, counted once per copy.
+    let g = game();
+    let mut checked = 0;
+    for (hand, v) in seat0_positions(6).into_iter().filter(|(_, v)| v.legal.len() > 1) {
+        for exact in [0u8, 2] {
+            let mut policy = Slope { slope: 1.0, num_actions: g.num_actions() };
+            let mut solver = Solver::new();
+            let me = team(v.seat);
+            let start = hand.points[me] as i64;
+            for copies in [1u32, 2] {
+                let worlds = vec![hand; copies as usize];
+                let mut playouts = Playouts { policy: &mut policy, solver: &mut solver, obs_len: g.obs_len(), exact };
+                let scores = playouts.scores(&v, &worlds, v.legal);
+                assert_eq!(scores.iter().map(|t| t.action).collect::<Vec<_>>(), v.legal.iter().collect::<Vec<_>>());
+                for t in &scores {
+                    let mut h = hand;
+                    h.apply(t.action).unwrap();
+                    let end = played_out(h, &mut Slope { slope: 1.0, num_actions: g.num_actions() }, exact);
+                    let made = end.outcome == Some(Outcome::Settled { made: true });
+                    let bidders = team(end.bidder);
+                    let award = end.award();
+                    let expected = Tally {
+                        action: t.action,
+                        won: (made == (bidders == me)) as u32 * copies,
+                        points: (end.points[me] as i64 - start) * copies as i64,
+                        award: (award[me] as i64 - award[1 - me] as i64) * copies as i64,
+                        contracts: (end.bidder == v.seat) as u32 * copies,
+                        made: (end.bidder == v.seat && made) as u32 * copies,
+                    };
+                    assert_eq!(*t, expected, "exact={exact}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "only {checked} positions checked");
+}
+
+#[test]
+fn the_policy_continuation_with_every_trick_exact_decides_as_the_solver() {
+    // `exact=7` leaves every trick to the solver: the same worlds, the same
+    // decisions and values as `continuation=solver`.
+    let exact = SearchSettings {
+        worlds: 4,
+        pool: 8,
+        continuation: Continuation::Policy { exact: 7 },
+        ..SearchSettings::default()
+    };
+    let solver = SearchSettings { continuation: Continuation::Solver, ..exact };
+    let (mut a, mut b) = (agent(0.5, exact), agent(0.5, solver));
+    let positions = seat0_positions(4);
+    for (i, (_, v)) in positions.iter().enumerate() {
+        let (ra, rb) = (&mut AgentRng::seed_from_u64(i as u64), &mut AgentRng::seed_from_u64(i as u64));
+        assert_eq!(a.explain(v, ra), b.explain(v, rb), "position {i}");
+    }
+}
+
+#[test]
+fn priced_bidding_makes_the_bid_with_the_best_expected_award() {
+    // `bidding=playout` bids the argmax of the mean award over its priced
+    // bids (ties to the lowest id), and a pass is priced like any bid.
+    let settings = SearchSettings { worlds: 4, pool: 8, bidding: Bidding::Playout, ..SearchSettings::default() };
+    let (mut a, mut b) = (agent(0.5, settings), agent(0.5, settings));
+    let mut checked = 0;
+    for (i, (_, v)) in seat0_positions(12).iter().enumerate() {
+        if v.phase != Phase::Bidding || v.legal.len() < 2 {
+            continue;
+        }
+        let (ra, rb) = (&mut AgentRng::seed_from_u64(i as u64), &mut AgentRng::seed_from_u64(i as u64));
+        let e = a.explain(v, ra);
+        let (tallies, worlds) = b.price_bids(v, rb);
+        assert_eq!(worlds, 4);
+        assert_eq!(tallies.iter().map(|t| t.action).collect::<Vec<_>>(), v.legal.iter().collect::<Vec<_>>());
+        let best = tallies.iter().map(|t| t.award).max().unwrap();
+        assert_eq!(e.action, tallies.iter().find(|t| t.award == best).unwrap().action, "position {i}");
+        for t in &tallies {
+            assert!(t.made <= t.contracts && t.contracts <= 4 && t.won <= 4, "{t:?}");
+        }
+        assert!(e.values.is_some());
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} bidding positions");
 }

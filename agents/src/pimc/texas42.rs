@@ -491,6 +491,20 @@ impl PimcAgent {
         (2 * worlds).clamp(4, 16)
     }
 
+    /// Whether a play in `v` is chosen by the contract fight first (points
+    /// only break ties), or by points alone: see the module docs.
+    pub fn contract_decides(&self, v: &Texas42View) -> bool {
+        v.declaration == Some(NEL_O)
+            || bid_value(v.high_bid) >= 42
+            || (self.contract_play && v.rules.scoring == Scoring::Marks)
+    }
+
+    /// The open-hand solver this agent plays with (its table persists between
+    /// decisions).
+    pub(crate) fn solver(&mut self) -> &mut Solver {
+        &mut self.solver
+    }
+
     /// Chooses a play: see the module docs. Returns every legal action with its
     /// score `(worlds won, summed points)`; the best is first.
     pub fn play_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
@@ -505,9 +519,7 @@ impl PimcAgent {
         let legal = v.legal;
         let mut wins = [0u32; 28];
         let mut points = [0i64; 28];
-        let contract = v.declaration == Some(NEL_O)
-            || bid_value(v.high_bid) >= 42
-            || (self.contract_play && v.rules.scoring == Scoring::Marks);
+        let contract = self.contract_decides(v);
         let mut solve_points = !contract;
         if contract {
             for h in worlds {
@@ -760,10 +772,7 @@ impl PimcAgent {
     /// fight; else the mean points the mover's side takes from here.
     pub fn play_values(&self, v: &Texas42View, scores: &[(Action, u32, i64)], worlds: usize) -> ActionValues {
         let n = worlds.max(1) as f64;
-        let contract = v.declaration == Some(NEL_O)
-            || bid_value(v.high_bid) >= 42
-            || (self.contract_play && v.rules.scoring == Scoring::Marks);
-        if contract {
+        if self.contract_decides(v) {
             ActionValues {
                 unit: format!("share of {worlds} sampled worlds in which your side wins the contract"),
                 values: scores.iter().map(|&(a, wins, _)| (a, wins as f64 / n)).collect(),
