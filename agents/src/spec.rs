@@ -204,10 +204,12 @@ impl SearchOptions {
                         bad(format!("`exact` must be a whole number of tricks from 0 to 7, got `{k}`"))
                     })?)
                 }
-                _ => return Err(bad(format!(
+                _ => {
+                    return Err(bad(format!(
                     "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc|playout`, \
                          `weighted=on|off`, `continuation=solver|policy`, `exact=K`, `model=PATH`, each after a `:`)"
-                ))),
+                )))
+                }
             }
         }
         o.continuation = match (policy_continuation, exact) {
