@@ -15,7 +15,7 @@
 //! then the mean absolute gap weighted by contracts. Deterministic for a seed
 //! (the hands are split over the threads and put back in order).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use bones_agents::spec::Bidding;
 use bones_agents::{AgentRng, Policy, SearchAgent, SearchSettings};
@@ -44,7 +44,7 @@ struct Contract {
 /// The contracts of `hands` hands from seed `seed` on (hand `i` is dealt from
 /// seed `seed + i`): `None` for a hand thrown in or whose bid was never won in
 /// its bidder's priced worlds.
-fn play(model: &PathBuf, worlds: u32, seed: u64, hands: impl Iterator<Item = u64>) -> Vec<(u64, Option<Contract>)> {
+fn play(model: &Path, worlds: u32, seed: u64, hands: impl Iterator<Item = u64>) -> Vec<(u64, Option<Contract>)> {
     let g = Texas42::new(Texas42Rules::STANDARD);
     let load = || PolicyAgent::load(model, "texas42", g.obs_len(), g.num_actions()).expect("the model loads");
     let settings = SearchSettings { worlds, pool: 4 * worlds, bidding: Bidding::Playout, ..SearchSettings::default() };
