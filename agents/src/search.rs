@@ -57,7 +57,7 @@ use bones_env::{Action, ActionMask, Scoring, SeatView, Texas42View};
 use rand::Rng;
 
 use crate::agent::{ActionValues, Agent, AgentRng, Explained};
-use crate::pimc::{declaration_values, public_actions, PimcAgent, WorldSampler};
+use crate::pimc::{declaration_values, public_actions, ranked, PimcAgent, WorldSampler};
 use crate::playout::{Playouts, Tally};
 use crate::policy::{legal_prob, Policy};
 use crate::spec::{Bidding, Continuation, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_SEARCH_WORLDS};
@@ -260,9 +260,7 @@ impl SearchAgent {
             Continuation::Policy { exact } => exact,
             Continuation::Solver => DEFAULT_EXACT_TRICKS,
         };
-        let mut playouts =
-            Playouts { policy: self.policy.as_mut(), solver: self.pimc.solver(), obs_len: self.obs_len, exact };
-        (playouts.scores(v, &worlds, v.legal), worlds.len())
+        (self.playouts(exact).scores(v, &worlds, v.legal), worlds.len())
     }
 
     /// `bidding=playout`: the bid with the best expected award (then the most
@@ -287,20 +285,14 @@ impl SearchAgent {
     fn playouts_from(&mut self, worlds: &[Hand]) -> Option<Playouts<'_>> {
         let Continuation::Policy { exact } = self.settings.continuation else { return None };
         let left = 7 - worlds.first()?.trick;
-        (left > exact).then(|| Playouts {
-            policy: self.policy.as_mut(),
-            solver: self.pimc.solver(),
-            obs_len: self.obs_len,
-            exact,
-        })
+        (left > exact).then(|| self.playouts(exact))
     }
-}
 
-/// Scores sorted best first by (worlds won, points); ties keep id order.
-fn ranked(scores: impl Iterator<Item = (Action, u32, i64)>) -> Vec<(Action, u32, i64)> {
-    let mut scores: Vec<_> = scores.collect();
-    scores.sort_by_key(|x| std::cmp::Reverse((x.1, x.2)));
-    scores
+    /// Policy playouts with this agent's policy and solver, exact for the
+    /// last `exact` tricks.
+    fn playouts(&mut self, exact: u8) -> Playouts<'_> {
+        Playouts { policy: self.policy.as_mut(), solver: self.pimc.solver(), obs_len: self.obs_len, exact }
+    }
 }
 
 /// Systematic resampling: `n` worlds drawn from `pool` in proportion to

@@ -540,10 +540,7 @@ impl PimcAgent {
                 }
             }
         }
-        let mut out: Vec<(Action, u32, i64)> = legal.iter().map(|a| (a, wins[a], points[a])).collect();
-        // Stable sort: ties keep the lowest id first.
-        out.sort_by_key(|x| std::cmp::Reverse((x.1, x.2)));
-        out
+        ranked(legal.iter().map(|a| (a, wins[a], points[a])))
     }
 
     /// Simulates this seat's bids (see the module docs).
@@ -695,9 +692,7 @@ impl PimcAgent {
                 }
             }
         }
-        let mut out: Vec<(Action, u32, i64)> = legal.iter().map(|d| (d, made[d], points[d])).collect();
-        out.sort_by_key(|x| std::cmp::Reverse((x.1, x.2)));
-        out
+        ranked(legal.iter().map(|d| (d, made[d], points[d])))
     }
 }
 
@@ -794,4 +789,12 @@ pub fn declaration_values(scores: &[(Action, u32, i64)], worlds: usize) -> Actio
         unit: format!("share of {worlds} sampled worlds in which the contract is made"),
         values: scores.iter().map(|&(a, made, _)| (a, made as f64 / n)).collect(),
     }
+}
+
+/// Scores `(action, worlds won, points)` sorted best first by (worlds won,
+/// points); the sort is stable, so ties keep id order (the lowest id first).
+pub(crate) fn ranked(scores: impl Iterator<Item = (Action, u32, i64)>) -> Vec<(Action, u32, i64)> {
+    let mut scores: Vec<_> = scores.collect();
+    scores.sort_by_key(|x| std::cmp::Reverse((x.1, x.2)));
+    scores
 }
