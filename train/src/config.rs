@@ -49,8 +49,15 @@ pub struct TrainConfig {
     pub num_envs: usize,
     /// Decisions per game per rollout (rollout size = num_envs * num_steps).
     pub num_steps: usize,
-    /// Threads that step the games.
+    /// Threads that step the games (in each rollout worker).
     pub env_threads: usize,
+    /// Rollout workers (the actor-learner): N threads each play a shard of the
+    /// `num_envs` games while the learner updates on the last rollout; 0: the
+    /// synchronous loop (rollout, then update, on one thread of control).
+    pub workers: usize,
+    /// With workers, the rollout of update k is played with the weights after
+    /// update k - policy_lag (exactly; 0: workers and learner take turns).
+    pub policy_lag: usize,
     /// Adam learning rate.
     pub learning_rate: f64,
     /// Anneal the learning rate linearly to zero over the run.
@@ -141,6 +148,8 @@ impl Default for TrainConfig {
             num_envs: 256,
             num_steps: 32,
             env_threads: 2,
+            workers: 0,
+            policy_lag: 1,
             learning_rate: 3e-4,
             anneal_lr: true,
             gamma: 1.0,
@@ -264,6 +273,11 @@ impl TrainConfig {
         check(self.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(self.num_steps >= 1, "`num_steps` must be at least 1")?;
         check(self.env_threads >= 1, "`env_threads` must be at least 1")?;
+        check(
+            self.workers <= self.num_envs,
+            "`workers` must be at most `num_envs` (each worker plays a share of the games)",
+        )?;
+        check(self.policy_lag <= 16, "`policy_lag` must be at most 16 updates")?;
         check(self.learning_rate > 0.0, "`learning_rate` must be positive")?;
         check((0.0..=1.0).contains(&self.gamma), "`gamma` must be in 0..=1")?;
         check((0.0..=1.0).contains(&self.gae_lambda), "`gae_lambda` must be in 0..=1")?;

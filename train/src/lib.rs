@@ -3,9 +3,12 @@
 //!
 //! - [`config`]: every hyperparameter of a run ([`TrainConfig`]), presets.
 //! - [`rollout`]: multi-agent rollout storage and GAE per seat.
+//! - `collector`: a share of the games and the rollouts it plays (the whole
+//!   run's, or one actor-learner worker's).
 //! - [`ppo`]: the clipped-surrogate loss and the update over epochs and minibatches.
 //! - [`critic`]: the oracle critic and its input (every hidden hand).
-//! - [`training`]: the self-play loop (rollouts, updates, pool, eval, checkpoints).
+//! - [`training`]: the self-play loop (rollouts, updates, pool, eval,
+//!   checkpoints), synchronous or as an actor-learner.
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`checkpoint`], [`log`]: atomic checkpoints, TensorBoard.
 //! - [`profile`]: where a run's time goes, and its peak memory.
@@ -13,8 +16,10 @@
 #![warn(missing_docs)]
 
 pub mod checkpoint;
+mod collector;
 pub mod config;
 pub mod critic;
+mod error;
 pub mod eval;
 pub mod log;
 pub mod ppo;

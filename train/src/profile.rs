@@ -27,6 +27,10 @@ pub enum Phase {
     UpdateBackward,
     /// Gradient clipping, the Adam step and the minibatch's read-back of its statistics.
     Optimizer,
+    /// The learner waiting for the workers' rollouts (actor-learner only;
+    /// there the rollout phases above are the workers' seconds, summed over
+    /// workers and overlapping the update).
+    Waiting,
     /// Evaluations against the baselines.
     Evaluation,
     /// Writing checkpoints.
@@ -35,7 +39,7 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in the loop's order.
-    pub const ALL: [Phase; 9] = [
+    pub const ALL: [Phase; 10] = [
         Phase::Env,
         Phase::RolloutForward,
         Phase::Teacher,
@@ -43,6 +47,7 @@ impl Phase {
         Phase::UpdateForward,
         Phase::UpdateBackward,
         Phase::Optimizer,
+        Phase::Waiting,
         Phase::Evaluation,
         Phase::Checkpoint,
     ];
@@ -57,6 +62,7 @@ impl Phase {
             Phase::UpdateForward => "update forward (and loss)",
             Phase::UpdateBackward => "update backward",
             Phase::Optimizer => "optimizer and read-back",
+            Phase::Waiting => "waiting for rollouts",
             Phase::Evaluation => "evaluation",
             Phase::Checkpoint => "checkpoints",
         }
@@ -88,6 +94,13 @@ impl Profile {
         let out = f();
         self.since(phase, start);
         out
+    }
+
+    /// Adds `other`'s seconds per phase to these (not its total).
+    pub fn absorb(&mut self, other: &Profile) {
+        for (mine, theirs) in self.seconds.iter_mut().zip(other.seconds) {
+            *mine += theirs;
+        }
     }
 
     /// Seconds spent in `phase`.

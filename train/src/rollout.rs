@@ -85,6 +85,36 @@ impl Rollout {
         }
     }
 
+    /// The transitions recorded so far, leaving this rollout empty with the
+    /// same shape (a worker hands its rollout to the learner this way).
+    pub fn take(&mut self) -> Rollout {
+        let empty = Rollout::new(self.open.len(), self.obs_len, self.num_actions, self.oracle_len);
+        std::mem::replace(self, empty)
+    }
+
+    /// Appends `other`'s transitions, its games numbered after this rollout's
+    /// (the learner merges the workers' shards, in order, this way). Links and
+    /// open chains keep pointing at the same decisions.
+    pub fn append(&mut self, other: &Rollout) {
+        assert_eq!(
+            (self.obs_len, self.num_actions, self.oracle_len),
+            (other.obs_len, other.num_actions, other.oracle_len),
+            "rollouts of one shape"
+        );
+        let (base, env_base) = (self.steps.len(), self.open.len());
+        self.steps.extend(other.steps.iter().map(|t| Transition {
+            env: t.env + env_base,
+            next: t.next.map(|j| j + base),
+            ..t.clone()
+        }));
+        for r in 0..other.obs.rows() {
+            self.obs.push_row(&other.obs, r);
+        }
+        self.masks.extend_from_slice(&other.masks);
+        self.oracle.extend_from_slice(&other.oracle);
+        self.open.extend(other.open.iter().map(|seats| seats.map(|i| i.map(|i| i + base))));
+    }
+
     /// Number of transitions.
     pub fn len(&self) -> usize {
         self.steps.len()

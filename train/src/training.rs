@@ -1,83 +1,55 @@
 //! PPO self-play, top to bottom (after CleanRL's ppo.py): every seat is played
 //! by one shared policy (a configurable share of the games puts a past snapshot
 //! in the opponents' seats); rollouts run all games in lockstep over a
-//! [`VecEnv`] with one batched forward pass per step on the inference copy;
-//! autodiff only in the update. With `critic = "oracle"` the advantages come from
-//! a separate critic that also sees every hidden hand (training only).
+//! `VecEnv` with one batched forward pass per step on the inference copy
+//! (the collector, `collector.rs`); autodiff only in the update. With
+//! `critic = "oracle"` the advantages come from a separate critic that also sees
+//! every hidden hand (training only).
 //!
 //! [`train`] is the loop; each of its steps is a method of the private `Run`
 //! (the loop's state), in the order the loop calls them: `setup` (with
-//! `load_or_init`), `collect_rollout`, `bootstrap_open_chains`, `update`,
-//! `log_metrics`, `add_to_pool`, `evaluate`, `checkpoint` and `finish`.
+//! `load_or_init`), `collector`, then per update the collector's `play` and
+//! `learn` (`update`, `log_metrics`, `add_to_pool`, `evaluate`,
+//! `checkpoint`), and `finish`. With `workers = N` the actor-learner
+//! (`actor_learner`) runs the same steps with the rollouts played on N worker
+//! threads, overlapping the updates.
 
 use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
+use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
-use crate::critic::{critic_values, write_oracle, Critic, ORACLE_LEN};
+use crate::critic::{Critic, ORACLE_LEN};
+pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
 use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
-use bones_agents::{Agent, AgentFailure, AgentRng, ViewOf};
 use bones_env::vec_env::episode_seed;
-use bones_env::{Episode, Game, GameState, VecEnv};
-use bones_policy::inference::{decide, Actor};
+use bones_env::Game;
+use bones_policy::inference::Actor;
 use bones_policy::model::Policy;
-use bones_policy::sparse::SparseRows;
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::time::Instant;
 
-/// Mixed into the seed for the teacher's random streams.
-const TEACHER_STREAM: u64 = 0x7EAC_4E55;
-/// Mixed into the seed for the frozen opponent's random streams.
-const OPPONENT_STREAM: u64 = 0x0990_4E47;
+/// Mixed into the seed for the rollout streams of workers 1 and up.
+const WORKER_ROLLOUT_STREAM: u64 = 0x5A3D_0B1E;
 
-/// Why training stopped with an error.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// A checkpoint could not be written or read.
-    #[error(transparent)]
-    Checkpoint(#[from] checkpoint::CheckpointError),
-    /// The run folder could not be written.
-    #[error("run folder {path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// The configuration is invalid.
-    #[error("bad config: {0}")]
-    Config(String),
-    /// `--resume` found a checkpoint of another configuration.
-    #[error("cannot resume: {0}")]
-    Resume(String),
-    /// The teacher or the frozen opponent (config `teacher`, `opponent`) could
-    /// not choose: an outside program that crashed, hung or replied badly.
-    #[error("the {role} `{agent}` failed at seat {seat}: {failure}")]
-    Agent {
-        /// `teacher` or `opponent`.
-        role: &'static str,
-        /// The agent's spec.
-        agent: String,
-        /// The seat it played.
-        seat: usize,
-        /// What went wrong.
-        failure: AgentFailure,
-    },
-    /// The update produced a non-finite loss.
-    #[error("training diverged at update {update}: {what} is not finite")]
-    Diverged {
-        /// The update.
-        update: u64,
-        /// Which statistic.
-        what: &'static str,
-    },
+/// The random stream that plays `worker`'s shard of the rollout of `update`
+/// (the opponent snapshot and every sampled action). Shard 0's is the
+/// update's own stream, which then orders the update's minibatches: so the
+/// synchronous loop (one shard) draws what it always drew, and one worker
+/// without lag draws what the synchronous loop draws.
+fn rollout_stream(cfg: &TrainConfig, worker: usize, update: u64) -> ChaCha8Rng {
+    let seed = match worker {
+        0 => episode_seed(cfg.seed, 0, update),
+        w => episode_seed(cfg.seed ^ WORKER_ROLLOUT_STREAM, w, update),
+    };
+    ChaCha8Rng::seed_from_u64(seed)
 }
 
 /// What a finished run reports.
@@ -111,58 +83,8 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io { path: path.display().to_string(), source }
 }
 
-/// The oracle critic's input for each `(env, seat)`: `orl` floats per row.
-fn hidden_hands<G: Game>(
-    game: &G,
-    envs: &VecEnv<G>,
-    seats: impl ExactSizeIterator<Item = (usize, usize)>,
-    orl: usize,
-) -> Vec<f32> {
-    let mut out = vec![0f32; seats.len() * orl];
-    for ((env, seat), row) in seats.zip(out.chunks_mut(orl.max(1))) {
-        write_oracle(envs.state(env), game.num_players(), seat, row);
-    }
-    out
-}
-
-/// One agent per game for the config field `field` (`teacher`, `opponent`)
-/// holding `spec`; none when it is empty.
-fn agents_per_game<G: Game>(
-    game: &G,
-    cfg: &TrainConfig,
-    field: &str,
-    spec: Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>>,
-) -> Result<Vec<Box<dyn Agent<ViewOf<G>>>>, TrainError> {
-    let Some(spec) = spec else { return Ok(Vec::new()) };
-    let bad = |e: bones_agents::SpecError| TrainError::Config(format!("`{field}`: {e}"));
-    let spec = spec.map_err(bad)?;
-    let factory = bones_policy::agent::factory();
-    (0..cfg.num_envs).map(|_| factory.build(&spec, game)).collect::<Result<_, _>>().map_err(bad)
-}
-
-/// The choices of the per-game `agents` in the games marked `wanted`, each
-/// from its seat's view and its own random stream (`seed`, the game and the
-/// decision count `step`), in parallel: the same for any thread count.
-fn choose<G: Game>(
-    agents: &mut [Box<dyn Agent<ViewOf<G>>>],
-    envs: &VecEnv<G>,
-    wanted: &[bool],
-    seed: u64,
-    step: u64,
-) -> Vec<(usize, Result<usize, AgentFailure>)> {
-    agents
-        .par_iter_mut()
-        .enumerate()
-        .filter(|(env, _)| wanted[*env])
-        .map(|(env, agent)| {
-            let view = envs.state(env).view(envs.seats[env] as usize);
-            let mut rng = AgentRng::seed_from_u64(episode_seed(seed, env, step));
-            (env, agent.try_act(&view, &mut rng))
-        })
-        .collect()
-}
-
-/// Runs (or resumes) a training run of `game` into `out`.
+/// Runs (or resumes) a training run of `game` into `out`: the synchronous loop
+/// below with `workers = 0`, else the actor-learner (`actor_learner`).
 pub fn train<G: Game>(
     game: G,
     cfg: &TrainConfig,
@@ -172,45 +94,182 @@ pub fn train<G: Game>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
     let (mut run, mut learner) = Run::setup(game, cfg, out, resume, device)?;
-    while run.state.hands < cfg.total_hands {
+    if cfg.workers > 0 {
+        return actor_learner(run, learner, progress);
+    }
+    let mut collector = run.collector(0, cfg.num_envs)?;
+    while !run.finished() {
         // One random stream per update, from the seed and the update count (a
         // resumed run draws what the uninterrupted run would have drawn): the
         // opponent snapshot, every sampled action, then the minibatch order.
-        let mut rng = ChaCha8Rng::seed_from_u64(episode_seed(cfg.seed, 0, run.state.update));
+        let mut rng = rollout_stream(cfg, 0, run.state.update);
         let lr = run.learning_rate();
 
         // 1. Rollout on the inference copies; chains still open at its end
         //    bootstrap from the value of the seat's current state.
-        let rollout_start = Instant::now();
-        let not_env =
-            |p: &Profile| p.seconds(Phase::RolloutForward) + p.seconds(Phase::Teacher) + p.seconds(Phase::Opponent);
-        let not_env_before = not_env(&run.profile);
         let policy = run.actor(&learner.model);
         let critic = learner.critic.as_ref().map(|c| c.valid());
-        let episodes = run.collect_rollout(&policy, critic.as_ref(), &mut rng)?;
-        run.bootstrap_open_chains(&policy, critic.as_ref());
-        let elsewhere = Duration::from_secs_f64(not_env(&run.profile) - not_env_before);
-        run.profile.add(Phase::Env, rollout_start.elapsed().saturating_sub(elsewhere));
+        let behaviour = Behaviour { policy: &policy, critic: critic.as_ref(), pool: &run.pool };
+        let episodes = collector.play(&behaviour, &mut rng)?;
+        run.profile.absorb(&std::mem::take(&mut collector.profile));
 
-        // 2. Update: GAE, then the PPO epochs on the autodiff networks.
-        let (updated, stats) = run.update(learner, lr, &mut rng)?;
-        learner = updated;
-
-        // 3. Logs (CleanRL names).
-        let speed = run.session.speed(&run.state);
-        run.log_metrics(lr, speed, &episodes, &stats);
-
-        // 4. Opponent pool, evaluation, checkpoints.
-        run.add_to_pool(&learner.model);
-        let eval_start = Instant::now();
-        let best = run.evaluate(&learner.model);
-        run.profile.since(Phase::Evaluation, eval_start);
-        let checkpoint_start = Instant::now();
-        run.checkpoint(&learner, best)?;
-        run.profile.since(Phase::Checkpoint, checkpoint_start);
-        progress.update(&run.state, speed.hands_per_s, speed.decisions_per_s);
+        // 2.-4. Update, logs, pool, evaluation, checkpoints.
+        learner = run.learn(learner, &collector.rollout, &episodes, lr, &mut rng, progress)?;
     }
     run.finish(&learner)
+}
+
+/// What the learner hands the workers for one rollout: the weights of the
+/// update the rollout is played with (the behaviour policy) and, when it
+/// changed, the opponent pool.
+#[derive(Clone)]
+struct Job {
+    /// The update the rollout is for (it seeds the worker's rollout stream).
+    update: u64,
+    policy: Actor,
+    critic: Option<Critic>,
+    /// The new pool, when it changed since the worker's last job.
+    pool: Option<Vec<Actor>>,
+}
+
+/// A worker's rollout of its shard of the games.
+struct Shard {
+    rollout: Rollout,
+    episodes: Episodes,
+    profile: Profile,
+    /// The stream that played it (shard 0's goes on to order the minibatches).
+    rng: ChaCha8Rng,
+}
+
+/// The actor-learner (`workers = N`, after Sample Factory and IMPALA): each of
+/// N worker threads owns a shard of the games and plays rollouts; the learner
+/// (this thread) merges the shards of a rollout and runs the PPO update, and the
+/// two overlap. The rollout of update `k` is played with the weights after
+/// update `k - policy_lag` (the session's first weights for its first
+/// `policy_lag` updates): the lag is exact, so a run is deterministic for its
+/// seed and worker count whatever the threads' timing. The update's importance
+/// ratio is against the stored log-probabilities of that behaviour policy,
+/// clipped as in PPO (docs/training.md says why).
+fn actor_learner<G: Game>(
+    mut run: Run<'_, G>,
+    learner: Learner,
+    progress: &mut dyn Progress,
+) -> Result<Summary, TrainError> {
+    let cfg = run.cfg;
+    let (workers, lag) = (cfg.workers, cfg.policy_lag as u64);
+    let mut collectors = Vec::with_capacity(workers);
+    for w in 0..workers {
+        // Shards as even as they come: the first `num_envs % workers` one game larger.
+        let games = cfg.num_envs / workers + usize::from(w < cfg.num_envs % workers);
+        collectors.push(run.collector(w, games)?);
+    }
+    let first = run.state.update;
+    let learner = std::thread::scope(|scope| {
+        let mut jobs: Vec<SyncSender<Job>> = Vec::new();
+        let mut shards: Vec<Receiver<Result<Shard, TrainError>>> = Vec::new();
+        let mut handles = Vec::new();
+        for (w, collector) in collectors.into_iter().enumerate() {
+            // At most `policy_lag + 1` rollouts are in flight per worker.
+            let (job_tx, job_rx) = sync_channel::<Job>(lag as usize + 1);
+            let (shard_tx, shard_rx) = sync_channel(lag as usize + 1);
+            handles.push(scope.spawn(move || work(collector, w, cfg, job_rx, shard_tx)));
+            jobs.push(job_tx);
+            shards.push(shard_rx);
+        }
+        let mut pool_sent = 0;
+        for k in first..=first + lag {
+            send(&jobs, run.job(k, &learner, &mut pool_sent));
+        }
+        let result = lead(&mut run, learner, &jobs, &shards, lag, &mut pool_sent, progress);
+        // Workers finish the rollout in hand and stop; rollouts played past the
+        // last update are dropped, never counted.
+        drop(jobs);
+        drop(shards);
+        for h in handles {
+            let _ = h.join();
+        }
+        result
+    })?;
+    run.finish(&learner)
+}
+
+/// The learner's side of [`actor_learner`]: for each update, the workers'
+/// shards of its rollout (merged in the workers' order), the update, and the
+/// new weights out to the workers for the rollout `lag` updates on.
+fn lead<G: Game>(
+    run: &mut Run<'_, G>,
+    mut learner: Learner,
+    jobs: &[SyncSender<Job>],
+    shards: &[Receiver<Result<Shard, TrainError>>],
+    lag: u64,
+    pool_sent: &mut u64,
+    progress: &mut dyn Progress,
+) -> Result<Learner, TrainError> {
+    while !run.finished() {
+        let update = run.state.update;
+        let lr = run.learning_rate();
+
+        // 1. The shards of this update's rollout; shard 0's stream goes on to
+        //    order the minibatches.
+        let wait = Instant::now();
+        let mut merged = Rollout::new(0, run.dims.obs, run.dims.actions, run.dims.oracle);
+        let mut episodes = Episodes::default();
+        let mut rng = None;
+        for (worker, rx) in shards.iter().enumerate() {
+            let shard = rx.recv().map_err(|_| TrainError::Worker { worker, update })??;
+            merged.append(&shard.rollout);
+            episodes.absorb(&shard.episodes);
+            run.profile.absorb(&shard.profile);
+            rng.get_or_insert(shard.rng);
+        }
+        run.profile.since(Phase::Waiting, wait);
+        let mut rng = rng.expect("at least one worker");
+
+        // 2.-4. Update, logs, pool, evaluation, checkpoints; then the new
+        //    weights go out.
+        learner = run.learn(learner, &merged, &episodes, lr, &mut rng, progress)?;
+        if !run.finished() {
+            send(jobs, run.job(run.state.update + lag, &learner, pool_sent));
+        }
+    }
+    Ok(learner)
+}
+
+/// Sends `job` to every worker (one that stopped is reported when its shard
+/// is awaited).
+fn send(jobs: &[SyncSender<Job>], job: Job) {
+    for tx in jobs {
+        let _ = tx.send(job.clone());
+    }
+}
+
+/// A worker's loop: a rollout for each job, until the learner stops sending
+/// (or a rollout fails: the error goes to the learner).
+fn work<G: Game>(
+    mut collector: Collector<'_, G>,
+    worker: usize,
+    cfg: &TrainConfig,
+    jobs: Receiver<Job>,
+    shards: SyncSender<Result<Shard, TrainError>>,
+) {
+    let mut pool = Vec::new();
+    while let Ok(job) = jobs.recv() {
+        if let Some(p) = job.pool {
+            pool = p;
+        }
+        let mut rng = rollout_stream(cfg, worker, job.update);
+        let behaviour = Behaviour { policy: &job.policy, critic: job.critic.as_ref(), pool: &pool };
+        let shard = collector.play(&behaviour, &mut rng).map(|episodes| Shard {
+            rollout: collector.rollout.take(),
+            episodes,
+            profile: std::mem::take(&mut collector.profile),
+            rng,
+        });
+        let failed = shard.is_err();
+        if shards.send(shard).is_err() || failed {
+            return;
+        }
+    }
 }
 
 /// The networks being trained (on the autodiff device) and their optimizer.
@@ -221,19 +280,6 @@ struct Learner {
     critic: Option<Critic>,
     /// One Adam for both networks.
     optim: ModuleOptimizer,
-}
-
-/// Sizes of the game's inputs and outputs.
-#[derive(Clone, Copy, Debug)]
-struct Dims {
-    /// Observation length.
-    obs: usize,
-    /// Action-space size.
-    actions: usize,
-    /// Seats at the table.
-    players: usize,
-    /// Hidden-hand floats per decision for the oracle critic (0: no oracle critic).
-    oracle: usize,
 }
 
 /// This session's start (a resumed run's speeds count only its own session).
@@ -272,24 +318,6 @@ impl Session {
     }
 }
 
-/// Finished games of one rollout (CleanRL's `charts/episodic_…`).
-struct Episodes {
-    /// Steps so far of each game's current episode (a rollout starts them at 0).
-    steps: Vec<u32>,
-    /// Sum of the learner's returns in the games against a snapshot, and their number.
-    return_sum: f64,
-    against_pool: u64,
-    /// Sum of the lengths of the finished games, and their number.
-    length_sum: u64,
-    finished: u64,
-}
-
-impl Episodes {
-    fn new(num_envs: usize) -> Episodes {
-        Episodes { steps: vec![0; num_envs], return_sum: 0.0, against_pool: 0, length_sum: 0, finished: 0 }
-    }
-}
-
 /// Everything the loop carries from one update to the next, besides the networks.
 struct Run<'a, G: Game> {
     game: G,
@@ -304,15 +332,10 @@ struct Run<'a, G: Game> {
     /// Counters, saved in checkpoints.
     state: RunState,
     log: MetricsLog,
-    /// The games, in lockstep.
-    envs: VecEnv<G>,
-    rollout: Rollout,
     /// Past policies, oldest first.
     pool: Vec<Actor>,
-    /// The teacher of each game (config `teacher`; empty: none).
-    teachers: Vec<Box<dyn Agent<ViewOf<G>>>>,
-    /// The frozen opponent of each game (config `opponent`; empty: self-play).
-    opponents: Vec<Box<dyn Agent<ViewOf<G>>>>,
+    /// Changes to the pool so far (the actor-learner resends it when it changed).
+    pool_version: u64,
     session: Session,
     /// Time per phase of the loop.
     profile: Profile,
@@ -330,9 +353,16 @@ fn load_or_init(
 ) -> Result<(Learner, RunState), TrainError> {
     let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
     // Initialised even when resuming (the loads replace them), so the seeded
-    // initialisation draws the same whether or not a run resumes.
+    // initialisation draws the same whether or not a run resumes. burn's
+    // random source is the backend's, one per process: the seeding and the
+    // draws hold a lock, so runs started side by side in one process (tests,
+    // a Python program's threads) each get their seed's weights.
+    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    train_device.seed(cfg.seed);
     let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
     let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(train_device));
+    drop(seeded);
     let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
     let mut state = RunState::default();
     if resume {
@@ -401,7 +431,6 @@ impl<'a, G: Game> Run<'a, G> {
         std::fs::create_dir_all(out).map_err(io_err(out))?;
         let ck_root = out.join("checkpoints");
         let train_device = device.clone().autodiff();
-        train_device.seed(cfg.seed);
         let dims = Dims {
             obs: game.obs_len(),
             actions: game.num_actions(),
@@ -412,17 +441,6 @@ impl<'a, G: Game> Run<'a, G> {
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;
 
-        // Games in lockstep; a resumed run deals new games from its update count.
-        let envs = VecEnv::new(
-            game.clone().with_reward(cfg.reward),
-            Episode::Hand,
-            cfg.num_envs,
-            episode_seed(cfg.seed, usize::MAX, state.update),
-            cfg.env_threads,
-        );
-        let rollout = Rollout::new(cfg.num_envs, dims.obs, dims.actions, dims.oracle);
-        let teachers = agents_per_game(&game, cfg, "teacher", cfg.teacher_spec())?;
-        let opponents = agents_per_game(&game, cfg, "opponent", cfg.opponent_spec())?;
         let run = Run {
             game,
             cfg,
@@ -434,11 +452,8 @@ impl<'a, G: Game> Run<'a, G> {
             session: Session::new(&state),
             state,
             log,
-            envs,
-            rollout,
             pool: Vec::new(),
-            teachers,
-            opponents,
+            pool_version: 0,
             profile: Profile::default(),
         };
         Ok((run, learner))
@@ -466,202 +481,50 @@ impl<'a, G: Game> Run<'a, G> {
         self.state.hands >= self.cfg.total_hands
     }
 
-    /// Steps every game `num_steps` times. The learner's seats play `policy` and
-    /// are recorded (valued by the oracle `critic` when there is one); in the
-    /// first `opponent_share` of the games the other team plays a snapshot drawn
-    /// from the pool (everywhere else, `policy` plays every seat).
-    /// With a frozen opponent (config `opponent`) it plays the other side in
-    /// every game instead.
-    fn collect_rollout(
+    /// The collector of shard `worker` (0: the synchronous loop's one) with `games` games.
+    fn collector(&self, worker: usize, games: usize) -> Result<Collector<'a, G>, TrainError> {
+        Collector::new(&self.game, self.cfg, &self.device, self.dims, worker, games, &self.state)
+    }
+
+    /// The actor-learner's job for the rollout of update `update`: the current
+    /// weights, and the pool when it changed since `pool_sent` (then updated).
+    fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
+        let pool = (*pool_sent != self.pool_version).then(|| self.pool.clone());
+        *pool_sent = self.pool_version;
+        Job { update, policy: self.actor(&learner.model), critic: learner.critic.as_ref().map(|c| c.valid()), pool }
+    }
+
+    /// Steps 2-4 of the loop for one rollout (its games' `episodes`): the
+    /// update, the logs, the pool, evaluation and checkpoints.
+    fn learn(
         &mut self,
-        policy: &Actor,
-        critic: Option<&Critic>,
+        learner: Learner,
+        rollout: &Rollout,
+        episodes: &Episodes,
+        lr: f64,
         rng: &mut ChaCha8Rng,
-    ) -> Result<Episodes, TrainError> {
-        let cfg = self.cfg;
-        let frozen = !self.opponents.is_empty();
-        let opponent = (!frozen && !self.pool.is_empty() && cfg.opponent_share > 0.0)
-            .then(|| self.pool[rng.random_range(0..self.pool.len())].clone());
-        let pool_envs = match &opponent {
-            _ if frozen => cfg.num_envs,
-            Some(_) => (cfg.opponent_share * cfg.num_envs as f32).round() as usize,
-            None => 0,
-        };
-        self.rollout.clear();
-        let mut episodes = Episodes::new(cfg.num_envs);
-        let mut actions = vec![0usize; cfg.num_envs];
-        for _ in 0..cfg.num_steps {
-            let (mine, theirs) = self.to_move(pool_envs);
-            self.act(&mine, policy, critic, true, rng, &mut actions)?;
-            if frozen {
-                self.act_frozen(&theirs, &mut actions)?;
-            } else {
-                self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions)?;
-            }
-            self.envs.step(&actions).expect("sampled actions are legal");
-            self.state.decisions += cfg.num_envs as u64;
-            self.credit_rewards(pool_envs, &mut episodes);
-        }
-        Ok(episodes)
-    }
+        progress: &mut dyn Progress,
+    ) -> Result<Learner, TrainError> {
+        self.state.decisions += episodes.decisions;
+        self.state.hands += episodes.hands;
 
-    /// The games where the learner is to move, and the others. In the first
-    /// `pool_envs` games (those against a snapshot) the learner is the team of
-    /// seat `env % players`; in the rest it plays every seat.
-    fn to_move(&self, pool_envs: usize) -> (Vec<usize>, Vec<usize>) {
-        let (game, np) = (&self.game, self.dims.players);
-        let learns = |env: usize, seat: usize| env >= pool_envs || game.team_of(seat) == game.team_of(env % np);
-        (0..self.cfg.num_envs).partition(|&env| learns(env, self.envs.seats[env] as usize))
-    }
+        // 2. Update: GAE, then the PPO epochs on the autodiff networks.
+        let (learner, stats) = self.update(learner, rollout, lr, rng)?;
 
-    /// One batched forward pass of `net` for the games `rows`: samples their
-    /// actions into `actions`; with `record`, adds the decisions to the rollout
-    /// (their values from `critic` when given, else from `net`'s value head).
-    fn act(
-        &mut self,
-        rows: &[usize],
-        net: &Actor,
-        critic: Option<&Critic>,
-        record: bool,
-        rng: &mut ChaCha8Rng,
-        actions: &mut [usize],
-    ) -> Result<(), TrainError> {
-        if rows.is_empty() {
-            return Ok(());
-        }
-        let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
-        let envs = &self.envs;
-        let mut obs = SparseRows::new(ol);
-        for &e in rows {
-            obs.push_dense(&envs.obs[e * ol..(e + 1) * ol]);
-        }
-        let masks: Vec<f32> = rows.iter().flat_map(|&e| envs.mask[e * na..(e + 1) * na].iter().copied()).collect();
-        let forward_start = Instant::now();
-        let mut decisions = decide(net, &obs, &masks, na, Some(rng));
-        let mut oracle = Vec::new();
-        if let Some(c) = critic.filter(|_| record) {
-            oracle = hidden_hands(&self.game, envs, rows.iter().map(|&e| (e, envs.seats[e] as usize)), orl);
-            let dense = obs.to_dense();
-            for (d, v) in decisions.iter_mut().zip(critic_values(c, &self.device, &dense, &oracle, rows.len())) {
-                d.value = v;
-            }
-        }
-        self.profile.since(Phase::RolloutForward, forward_start);
-        let teacher = if record { self.teach(rows)? } else { Vec::new() };
-        let envs = &self.envs;
-        for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
-            actions[env] = d.action;
-            if record {
-                let seat = envs.seats[env] as usize;
-                let m = &masks[k * na..(k + 1) * na];
-                let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
-                self.rollout.push(env, seat, &obs, k, m, h, d.action, d.logp, d.value);
-                if let Some(t) = self.rollout.steps.last_mut() {
-                    t.teacher = teacher.get(env).copied().flatten();
-                }
-            }
-        }
-        Ok(())
-    }
+        // 3. Logs (CleanRL names).
+        let speed = self.session.speed(&self.state);
+        self.log_metrics(lr, speed, episodes, &stats);
 
-    /// The frozen opponent's actions in the games `rows`, into `actions`. The
-    /// opponents act in parallel, each game's from its own random stream (the
-    /// seed, the game and the decision count), so they do not depend on the threads.
-    /// A failure of the opponent's ends the run (nothing is made up for it).
-    fn act_frozen(&mut self, rows: &[usize], actions: &mut [usize]) -> Result<(), TrainError> {
-        let start = Instant::now();
-        let mut theirs = vec![false; self.cfg.num_envs];
-        for &env in rows {
-            theirs[env] = true;
-        }
-        let chosen =
-            choose(&mut self.opponents, &self.envs, &theirs, self.cfg.seed ^ OPPONENT_STREAM, self.state.decisions);
-        self.profile.since(Phase::Opponent, start);
-        for (env, a) in chosen {
-            actions[env] = a.map_err(|f| self.agent_failed("opponent", &self.cfg.opponent, env, f))?;
-        }
-        Ok(())
-    }
-
-    /// The teacher's action in each game of `rows` whose seat to move has a
-    /// choice, indexed by game (empty without a teacher). The teachers act in
-    /// parallel, each game's from its own random stream (the seed, the game
-    /// and the decision count), so the labels do not depend on the threads.
-    fn teach(&mut self, rows: &[usize]) -> Result<Vec<Option<usize>>, TrainError> {
-        if self.teachers.is_empty() {
-            return Ok(Vec::new());
-        }
-        let start = Instant::now();
-        let mut choice = vec![false; self.cfg.num_envs];
-        for &env in rows {
-            choice[env] = self.envs.state(env).legal_mask().len() > 1;
-        }
-        let labels =
-            choose(&mut self.teachers, &self.envs, &choice, self.cfg.seed ^ TEACHER_STREAM, self.state.decisions);
-        self.profile.since(Phase::Teacher, start);
-        let mut out = vec![None; self.cfg.num_envs];
-        for (env, a) in labels {
-            out[env] = Some(a.map_err(|f| self.agent_failed("teacher", &self.cfg.teacher, env, f))?);
-        }
-        Ok(out)
-    }
-
-    /// The error of agent `spec` (the `role` config field) failing in game `env`.
-    fn agent_failed(&self, role: &'static str, spec: &str, env: usize, failure: AgentFailure) -> TrainError {
-        TrainError::Agent { role, agent: spec.to_string(), seat: self.envs.seats[env] as usize, failure }
-    }
-
-    /// Credits the last step's rewards (times `reward_scale`) to each seat's
-    /// latest decision and counts the games that ended (the learner's return
-    /// only in the first `pool_envs` games, those against a snapshot).
-    fn credit_rewards(&mut self, pool_envs: usize, episodes: &mut Episodes) {
-        let np = self.dims.players;
-        for (env, len) in episodes.steps.iter_mut().enumerate() {
-            let r: [f32; 4] = std::array::from_fn(|seat| self.envs.rewards[env * 4 + seat] * self.cfg.reward_scale);
-            let done = self.envs.dones[env];
-            self.rollout.reward(env, &r, done);
-            *len += 1;
-            if done {
-                self.state.hands += 1;
-                if env < pool_envs {
-                    // The learner's return against the snapshot.
-                    episodes.return_sum += r[env % np] as f64;
-                    episodes.against_pool += 1;
-                }
-                episodes.length_sum += *len as u64;
-                episodes.finished += 1;
-                *len = 0;
-            }
-        }
-    }
-
-    /// Chains still open bootstrap from the value of the seat's current state
-    /// (the oracle critic's, or else the policy's value head).
-    fn bootstrap_open_chains(&mut self, policy: &Actor, critic: Option<&Critic>) {
-        let Dims { obs: ol, actions: na, oracle: orl, .. } = self.dims;
-        let open = self.rollout.open_chains();
-        if open.is_empty() {
-            return;
-        }
-        let mut obs = vec![0f32; open.len() * ol];
-        for (k, &(env, seat, _)) in open.iter().enumerate() {
-            self.envs.state(env).observe(seat, &mut obs[k * ol..(k + 1) * ol]);
-        }
-        let forward_start = Instant::now();
-        let values: Vec<f32> = match critic {
-            Some(c) => {
-                let oracle = hidden_hands(&self.game, &self.envs, open.iter().map(|&(env, seat, _)| (env, seat)), orl);
-                critic_values(c, &self.device, &obs, &oracle, open.len())
-            }
-            None => {
-                let masks = vec![1f32; open.len() * na];
-                decide(policy, &SparseRows::from_dense(&obs, ol), &masks, na, None).iter().map(|d| d.value).collect()
-            }
-        };
-        self.profile.since(Phase::RolloutForward, forward_start);
-        for (&(_, _, i), v) in open.iter().zip(values) {
-            self.rollout.set_bootstrap(i, v);
-        }
+        // 4. Opponent pool, evaluation, checkpoints.
+        self.add_to_pool(&learner.model);
+        let eval_start = Instant::now();
+        let best = self.evaluate(&learner.model);
+        self.profile.since(Phase::Evaluation, eval_start);
+        let checkpoint_start = Instant::now();
+        self.checkpoint(&learner, best)?;
+        self.profile.since(Phase::Checkpoint, checkpoint_start);
+        progress.update(&self.state, speed.hands_per_s, speed.decisions_per_s);
+        Ok(learner)
     }
 
     /// GAE over each seat's chain, then the PPO epochs; counts the update. A
@@ -669,14 +532,15 @@ impl<'a, G: Game> Run<'a, G> {
     fn update(
         &mut self,
         learner: Learner,
+        rollout: &Rollout,
         lr: f64,
         rng: &mut ChaCha8Rng,
     ) -> Result<(Learner, UpdateStats), TrainError> {
         let cfg = self.cfg;
-        let (adv, ret) = self.rollout.advantages(cfg.gamma, cfg.gae_lambda);
+        let (adv, ret) = rollout.advantages(cfg.gamma, cfg.gae_lambda);
         let Learner { model, critic, mut optim } = learner;
         let nets = ppo::Nets { model, critic };
-        let batch = ppo::Batch { rollout: &self.rollout, advantages: &adv, returns: &ret };
+        let batch = ppo::Batch { rollout, advantages: &adv, returns: &ret };
         let settings = ppo::Settings { cfg, lr, device: &self.train_device };
         let (ppo::Nets { model, critic }, stats) =
             ppo::update(nets, &mut optim, batch, settings, rng, &mut self.profile);
@@ -712,7 +576,7 @@ impl<'a, G: Game> Run<'a, G> {
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
-        if !self.teachers.is_empty() {
+        if !self.cfg.teacher.trim().is_empty() {
             log.scalar("losses/teacher_loss", stats.teacher_loss, step);
         }
     }
@@ -727,6 +591,7 @@ impl<'a, G: Game> Run<'a, G> {
             if self.pool.len() > cfg.pool_size.max(1) {
                 self.pool.remove(0);
             }
+            self.pool_version += 1;
         }
     }
 

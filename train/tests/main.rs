@@ -2,6 +2,7 @@
 //! input, export of a trained run, and the trainer on a toy game. One test
 //! binary, a module per subject.
 
+mod actor_learner;
 mod export;
 mod oracle;
 mod smoke;

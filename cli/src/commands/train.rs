@@ -47,6 +47,9 @@ pub struct TrainArgs {
     /// Override the config's seed.
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Override the config's rollout workers (the actor-learner; 0: the synchronous loop).
+    #[arg(long)]
+    pub workers: Option<usize>,
 }
 
 fn device(name: DeviceName) -> Result<Device> {
@@ -105,6 +108,9 @@ pub fn run(args: TrainArgs) -> Result<i32> {
     }
     if let Some(s) = args.seed {
         cfg.seed = s;
+    }
+    if let Some(w) = args.workers {
+        cfg.workers = w;
     }
     cfg.validate().map_err(|e| usage(format!("config: {e}")))?;
     let game = cfg.game().map_err(|e| usage(format!("config: {e}")))?;
