@@ -25,7 +25,7 @@ use burn::tensor::Gradients;
 use rayon::prelude::*;
 
 /// Rows of observations kept as their non-zero entries (compressed sparse rows).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SparseRows {
     /// Length of each dense row.
     width: usize,

@@ -6,7 +6,7 @@
 
 use crate::checkpoint::RunState;
 use crate::config::TrainConfig;
-use crate::critic::{critic_values, write_oracle, Critic};
+use crate::critic::{critic_values, write_oracle, Critic, ORACLE_LEN};
 use crate::error::TrainError;
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
@@ -19,6 +19,7 @@ use burn::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Mixed into the seed for the teacher's random streams.
@@ -42,7 +43,7 @@ pub(crate) struct Dims {
 }
 
 /// Finished games and counters of one rollout (CleanRL's `charts/episodic_…`).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Episodes {
     /// Steps so far of each game's current episode (a rollout starts them at 0).
     steps: Vec<u32>,
@@ -55,6 +56,18 @@ pub(crate) struct Episodes {
     /// Decisions taken (every seat's) and hands finished in the rollout.
     pub decisions: u64,
     pub hands: u64,
+}
+
+impl Dims {
+    /// The sizes of `game` trained with `cfg`.
+    pub fn of<G: Game>(game: &G, cfg: &TrainConfig) -> Dims {
+        Dims {
+            obs: game.obs_len(),
+            actions: game.num_actions(),
+            players: game.num_players(),
+            oracle: if cfg.oracle_critic() { ORACLE_LEN } else { 0 },
+        }
+    }
 }
 
 impl Episodes {
@@ -85,9 +98,9 @@ pub(crate) struct Behaviour<'p> {
 }
 
 /// A share of the games and everything that plays them.
-pub(crate) struct Collector<'a, G: Game> {
+pub(crate) struct Collector<G: Game> {
     game: G,
-    cfg: &'a TrainConfig,
+    cfg: Arc<TrainConfig>,
     /// Inference device (the forward passes).
     device: Device,
     dims: Dims,
@@ -158,24 +171,24 @@ fn hidden_hands<G: Game>(
     out
 }
 
-impl<'a, G: Game> Collector<'a, G> {
+impl<G: Game> Collector<G> {
     /// Shard `worker` of the games (shard 0's streams are the synchronous
     /// loop's) with `games` games, dealt from the seed, the shard and the run's
     /// update count (a resumed run deals new games).
     pub fn new(
         game: &G,
-        cfg: &'a TrainConfig,
+        cfg: &Arc<TrainConfig>,
         device: &Device,
         dims: Dims,
         worker: usize,
         games: usize,
         run: &RunState,
-    ) -> Result<Collector<'a, G>, TrainError> {
+    ) -> Result<Collector<G>, TrainError> {
         let env_seed = episode_seed(cfg.seed, usize::MAX - worker, run.update);
         let envs = VecEnv::new(game.clone().with_reward(cfg.reward), Episode::Hand, games, env_seed, cfg.env_threads);
         Ok(Collector {
             game: game.clone(),
-            cfg,
+            cfg: Arc::clone(cfg),
             device: device.clone(),
             dims,
             worker: worker as u64,
@@ -211,7 +224,7 @@ impl<'a, G: Game> Collector<'a, G> {
     /// With a frozen opponent (config `opponent`) it plays the other side in
     /// every game instead.
     fn collect(&mut self, behaviour: &Behaviour, rng: &mut ChaCha8Rng) -> Result<Episodes, TrainError> {
-        let cfg = self.cfg;
+        let cfg = Arc::clone(&self.cfg);
         let n = self.envs.len();
         let Behaviour { policy, critic, pool } = *behaviour;
         let frozen = !self.opponents.is_empty();

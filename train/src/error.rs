@@ -44,6 +44,21 @@ pub enum TrainError {
         /// The update whose rollout it owed.
         update: u64,
     },
+    /// Bytes handed to a remote half of the actor-learner (`remote`) that are
+    /// not what it expects: weights, a pool or a rollout shard of another run,
+    /// game or update, or no such message at all.
+    #[error("bad {what}: {reason}")]
+    Wire {
+        /// What the bytes were supposed to be.
+        what: &'static str,
+        /// What is wrong with them.
+        reason: String,
+    },
+    /// A remote learner (`remote::Learner`) was called after an update failed.
+    #[error(
+        "the learner stopped after an earlier error; start it again with `resume` to continue from its last checkpoint"
+    )]
+    Stopped,
     /// The update produced a non-finite loss.
     #[error("training diverged at update {update}: {what} is not finite")]
     Diverged {

@@ -12,6 +12,8 @@
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`checkpoint`], [`log`]: atomic checkpoints, TensorBoard.
 //! - [`profile`]: where a run's time goes, and its peak memory.
+//! - [`remote`]: the actor-learner's learner and rollout workers as halves
+//!   that trade bytes (for other processes and machines: the Python package, Ray).
 
 #![warn(missing_docs)]
 
@@ -24,6 +26,7 @@ pub mod eval;
 pub mod log;
 pub mod ppo;
 pub mod profile;
+pub mod remote;
 pub mod rollout;
 pub mod training;
 

@@ -70,7 +70,7 @@ impl Phase {
 }
 
 /// Wall seconds spent in each [`Phase`], and in all, of one session of a run.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Profile {
     seconds: [f64; Phase::ALL.len()],
     /// Wall seconds of the whole session.

@@ -10,9 +10,10 @@
 //! of the seat's current observation.
 
 use bones_policy::sparse::SparseRows;
+use serde::{Deserialize, Serialize};
 
 /// One decision of a learning seat.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Transition {
     /// Game (index into the rollout's games) the decision was taken in.
     pub env: usize,
@@ -39,6 +40,7 @@ pub struct Transition {
 
 /// A rollout: transitions plus their observations (as their non-zero
 /// entries) and legal masks.
+#[derive(Serialize, Deserialize)]
 pub struct Rollout {
     /// Observation length.
     pub obs_len: usize,

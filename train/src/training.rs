@@ -17,7 +17,7 @@
 use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
-use crate::critic::{Critic, ORACLE_LEN};
+use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
 use crate::log::MetricsLog;
@@ -34,6 +34,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Mixed into the seed for the rollout streams of workers 1 and up.
@@ -44,7 +45,7 @@ const WORKER_ROLLOUT_STREAM: u64 = 0x5A3D_0B1E;
 /// update's own stream, which then orders the update's minibatches: so the
 /// synchronous loop (one shard) draws what it always drew, and one worker
 /// without lag draws what the synchronous loop draws.
-fn rollout_stream(cfg: &TrainConfig, worker: usize, update: u64) -> ChaCha8Rng {
+pub(crate) fn rollout_stream(cfg: &TrainConfig, worker: usize, update: u64) -> ChaCha8Rng {
     let seed = match worker {
         0 => episode_seed(cfg.seed, 0, update),
         w => episode_seed(cfg.seed ^ WORKER_ROLLOUT_STREAM, w, update),
@@ -123,22 +124,47 @@ pub fn train<G: Game>(
 /// update the rollout is played with (the behaviour policy) and, when it
 /// changed, the opponent pool.
 #[derive(Clone)]
-struct Job {
+pub(crate) struct Job {
     /// The update the rollout is for (it seeds the worker's rollout stream).
-    update: u64,
-    policy: Actor,
-    critic: Option<Critic>,
+    pub(crate) update: u64,
+    pub(crate) policy: Actor,
+    pub(crate) critic: Option<Critic>,
     /// The new pool, when it changed since the worker's last job.
-    pool: Option<Vec<Actor>>,
+    pub(crate) pool: Option<Vec<Actor>>,
 }
 
 /// A worker's rollout of its shard of the games.
-struct Shard {
-    rollout: Rollout,
-    episodes: Episodes,
-    profile: Profile,
+pub(crate) struct Shard {
+    pub rollout: Rollout,
+    pub episodes: Episodes,
+    pub profile: Profile,
     /// The stream that played it (shard 0's goes on to order the minibatches).
-    rng: ChaCha8Rng,
+    pub rng: ChaCha8Rng,
+}
+
+/// The number of games of worker `worker`'s shard: shards as even as they
+/// come, the first `num_envs % workers` one game larger.
+pub(crate) fn shard_games(cfg: &TrainConfig, worker: usize) -> usize {
+    cfg.num_envs / cfg.workers + usize::from(worker < cfg.num_envs % cfg.workers)
+}
+
+/// The shards of one rollout, in the workers' order, as one: the rollout, the
+/// games' counts (the workers' profiles go into the run's), and shard 0's
+/// stream, which goes on to order the minibatches.
+pub(crate) fn merge<G: Game>(
+    run: &mut Run<G>,
+    shards: impl IntoIterator<Item = Shard>,
+) -> (Rollout, Episodes, ChaCha8Rng) {
+    let mut merged = Rollout::new(0, run.dims.obs, run.dims.actions, run.dims.oracle);
+    let mut episodes = Episodes::default();
+    let mut rng = None;
+    for shard in shards {
+        merged.append(&shard.rollout);
+        episodes.absorb(&shard.episodes);
+        run.profile.absorb(&shard.profile);
+        rng.get_or_insert(shard.rng);
+    }
+    (merged, episodes, rng.expect("at least one worker"))
 }
 
 /// The actor-learner (`workers = N`, after Sample Factory and IMPALA): each of
@@ -151,17 +177,16 @@ struct Shard {
 /// ratio is against the stored log-probabilities of that behaviour policy,
 /// clipped as in PPO (docs/training.md says why).
 fn actor_learner<G: Game>(
-    mut run: Run<'_, G>,
+    mut run: Run<G>,
     learner: Learner,
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
-    let cfg = run.cfg;
+    let cfg = Arc::clone(&run.cfg);
+    let cfg = &*cfg;
     let (workers, lag) = (cfg.workers, cfg.policy_lag as u64);
     let mut collectors = Vec::with_capacity(workers);
     for w in 0..workers {
-        // Shards as even as they come: the first `num_envs % workers` one game larger.
-        let games = cfg.num_envs / workers + usize::from(w < cfg.num_envs % workers);
-        collectors.push(run.collector(w, games)?);
+        collectors.push(run.collector(w, shard_games(cfg, w))?);
     }
     let first = run.state.update;
     let learner = std::thread::scope(|scope| {
@@ -197,7 +222,7 @@ fn actor_learner<G: Game>(
 /// shards of its rollout (merged in the workers' order), the update, and the
 /// new weights out to the workers for the rollout `lag` updates on.
 fn lead<G: Game>(
-    run: &mut Run<'_, G>,
+    run: &mut Run<G>,
     mut learner: Learner,
     jobs: &[SyncSender<Job>],
     shards: &[Receiver<Result<Shard, TrainError>>],
@@ -212,18 +237,12 @@ fn lead<G: Game>(
         // 1. The shards of this update's rollout; shard 0's stream goes on to
         //    order the minibatches.
         let wait = Instant::now();
-        let mut merged = Rollout::new(0, run.dims.obs, run.dims.actions, run.dims.oracle);
-        let mut episodes = Episodes::default();
-        let mut rng = None;
+        let mut received = Vec::with_capacity(shards.len());
         for (worker, rx) in shards.iter().enumerate() {
-            let shard = rx.recv().map_err(|_| TrainError::Worker { worker, update })??;
-            merged.append(&shard.rollout);
-            episodes.absorb(&shard.episodes);
-            run.profile.absorb(&shard.profile);
-            rng.get_or_insert(shard.rng);
+            received.push(rx.recv().map_err(|_| TrainError::Worker { worker, update })??);
         }
         run.profile.since(Phase::Waiting, wait);
-        let mut rng = rng.expect("at least one worker");
+        let (merged, episodes, mut rng) = merge(run, received);
 
         // 2.-4. Update, logs, pool, evaluation, checkpoints; then the new
         //    weights go out.
@@ -246,7 +265,7 @@ fn send(jobs: &[SyncSender<Job>], job: Job) {
 /// A worker's loop: a rollout for each job, until the learner stops sending
 /// (or a rollout fails: the error goes to the learner).
 fn work<G: Game>(
-    mut collector: Collector<'_, G>,
+    mut collector: Collector<G>,
     worker: usize,
     cfg: &TrainConfig,
     jobs: Receiver<Job>,
@@ -273,11 +292,11 @@ fn work<G: Game>(
 }
 
 /// The networks being trained (on the autodiff device) and their optimizer.
-struct Learner {
+pub(crate) struct Learner {
     /// The policy with its value head.
-    model: Policy,
+    pub(crate) model: Policy,
     /// The oracle critic, with `critic = "oracle"`.
-    critic: Option<Critic>,
+    pub(crate) critic: Option<Critic>,
     /// One Adam for both networks.
     optim: ModuleOptimizer,
 }
@@ -319,28 +338,32 @@ impl Session {
 }
 
 /// Everything the loop carries from one update to the next, besides the networks.
-struct Run<'a, G: Game> {
-    game: G,
-    cfg: &'a TrainConfig,
+pub(crate) struct Run<G: Game> {
+    pub(crate) game: G,
+    pub(crate) cfg: Arc<TrainConfig>,
     /// Inference device (rollouts, evaluation).
-    device: Device,
+    pub(crate) device: Device,
     /// Autodiff device (the update).
     train_device: Device,
-    dims: Dims,
+    pub(crate) dims: Dims,
     /// `OUT/checkpoints`.
     ck_root: PathBuf,
     /// Counters, saved in checkpoints.
-    state: RunState,
+    pub(crate) state: RunState,
     log: MetricsLog,
     /// Past policies, oldest first.
-    pool: Vec<Actor>,
+    pub(crate) pool: Vec<Actor>,
     /// Changes to the pool so far (the actor-learner resends it when it changed).
-    pool_version: u64,
+    pub(crate) pool_version: u64,
     session: Session,
     /// Time per phase of the loop.
-    profile: Profile,
-    last_checkpoint: Option<PathBuf>,
+    pub(crate) profile: Profile,
+    pub(crate) last_checkpoint: Option<PathBuf>,
 }
+
+/// Held while seeding burn's random source and drawing initial weights
+/// (burn's source is one per process).
+pub(crate) static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Fresh networks, optimizer and counters; with `resume`, those of the latest
 /// checkpoint under `ck_root` (refused if it has another game or network shape).
@@ -357,7 +380,6 @@ fn load_or_init(
     // random source is the backend's, one per process: the seeding and the
     // draws hold a lock, so runs started side by side in one process (tests,
     // a Python program's threads) each get their seed's weights.
-    static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
     let seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     train_device.seed(cfg.seed);
     let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
@@ -410,16 +432,16 @@ fn load_or_init(
     Ok((Learner { model, critic, optim }, state))
 }
 
-impl<'a, G: Game> Run<'a, G> {
+impl<G: Game> Run<G> {
     /// Checks the config, seeds the device, loads or initialises the networks,
     /// writes `config.toml`, opens the log and deals the games.
-    fn setup(
+    pub(crate) fn setup(
         game: G,
-        cfg: &'a TrainConfig,
+        cfg: &TrainConfig,
         out: &Path,
         resume: bool,
         device: Device,
-    ) -> Result<(Run<'a, G>, Learner), TrainError> {
+    ) -> Result<(Run<G>, Learner), TrainError> {
         cfg.validate().map_err(TrainError::Config)?;
         if cfg.game != game.name() {
             return Err(TrainError::Config(format!(
@@ -431,19 +453,14 @@ impl<'a, G: Game> Run<'a, G> {
         std::fs::create_dir_all(out).map_err(io_err(out))?;
         let ck_root = out.join("checkpoints");
         let train_device = device.clone().autodiff();
-        let dims = Dims {
-            obs: game.obs_len(),
-            actions: game.num_actions(),
-            players: game.num_players(),
-            oracle: if cfg.oracle_critic() { ORACLE_LEN } else { 0 },
-        };
+        let dims = Dims::of(&game, cfg);
         let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;
 
         let run = Run {
             game,
-            cfg,
+            cfg: Arc::new(cfg.clone()),
             device,
             train_device,
             dims,
@@ -461,13 +478,13 @@ impl<'a, G: Game> Run<'a, G> {
 
     /// The inference copy of `model`, ready to act (its input layer sparse
     /// where the config and device say so).
-    fn actor(&self, model: &Policy) -> Actor {
+    pub(crate) fn actor(&self, model: &Policy) -> Actor {
         Actor::with_sparse_input(model.valid(), &self.device, self.cfg.sparse_input)
     }
 
     /// The learning rate of the next update (annealed linearly over the run's hands).
-    fn learning_rate(&self) -> f64 {
-        let cfg = self.cfg;
+    pub(crate) fn learning_rate(&self) -> f64 {
+        let cfg = Arc::clone(&self.cfg);
         let frac = 1.0 - self.state.hands as f64 / cfg.total_hands as f64;
         if cfg.anneal_lr {
             cfg.learning_rate * frac.max(0.02)
@@ -477,18 +494,18 @@ impl<'a, G: Game> Run<'a, G> {
     }
 
     /// Whether the run has played its hands (the last update evaluates and checkpoints).
-    fn finished(&self) -> bool {
+    pub(crate) fn finished(&self) -> bool {
         self.state.hands >= self.cfg.total_hands
     }
 
     /// The collector of shard `worker` (0: the synchronous loop's one) with `games` games.
-    fn collector(&self, worker: usize, games: usize) -> Result<Collector<'a, G>, TrainError> {
-        Collector::new(&self.game, self.cfg, &self.device, self.dims, worker, games, &self.state)
+    pub(crate) fn collector(&self, worker: usize, games: usize) -> Result<Collector<G>, TrainError> {
+        Collector::new(&self.game, &self.cfg, &self.device, self.dims, worker, games, &self.state)
     }
 
     /// The actor-learner's job for the rollout of update `update`: the current
     /// weights, and the pool when it changed since `pool_sent` (then updated).
-    fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
+    pub(crate) fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
         let pool = (*pool_sent != self.pool_version).then(|| self.pool.clone());
         *pool_sent = self.pool_version;
         Job { update, policy: self.actor(&learner.model), critic: learner.critic.as_ref().map(|c| c.valid()), pool }
@@ -496,7 +513,7 @@ impl<'a, G: Game> Run<'a, G> {
 
     /// Steps 2-4 of the loop for one rollout (its games' `episodes`): the
     /// update, the logs, the pool, evaluation and checkpoints.
-    fn learn(
+    pub(crate) fn learn(
         &mut self,
         learner: Learner,
         rollout: &Rollout,
@@ -536,12 +553,12 @@ impl<'a, G: Game> Run<'a, G> {
         lr: f64,
         rng: &mut ChaCha8Rng,
     ) -> Result<(Learner, UpdateStats), TrainError> {
-        let cfg = self.cfg;
+        let cfg = Arc::clone(&self.cfg);
         let (adv, ret) = rollout.advantages(cfg.gamma, cfg.gae_lambda);
         let Learner { model, critic, mut optim } = learner;
         let nets = ppo::Nets { model, critic };
         let batch = ppo::Batch { rollout, advantages: &adv, returns: &ret };
-        let settings = ppo::Settings { cfg, lr, device: &self.train_device };
+        let settings = ppo::Settings { cfg: &cfg, lr, device: &self.train_device };
         let (ppo::Nets { model, critic }, stats) =
             ppo::update(nets, &mut optim, batch, settings, rng, &mut self.profile);
         for (what, v) in
@@ -584,7 +601,7 @@ impl<'a, G: Game> Run<'a, G> {
     /// Every `snapshot_every` updates the policy joins the opponent pool (the
     /// oldest snapshot leaves once it holds `pool_size`).
     fn add_to_pool(&mut self, model: &Policy) {
-        let (update, cfg) = (self.state.update, self.cfg);
+        let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.snapshot_every as u64 == 0 {
             let actor = self.actor(model);
             self.pool.push(actor);
@@ -599,7 +616,7 @@ impl<'a, G: Game> Run<'a, G> {
     /// against each baseline; logs and keeps the results. Returns whether this is
     /// the best evaluation so far (by [`BEST_EVAL`]; ties count as better).
     fn evaluate(&mut self, model: &Policy) -> bool {
-        let cfg = self.cfg;
+        let cfg = Arc::clone(&self.cfg);
         // `eval_every = 0`: no remainder, so only after the last update.
         let due = self.state.update.checked_rem(cfg.eval_every as u64) == Some(0) || self.finished();
         if !due {
@@ -631,7 +648,7 @@ impl<'a, G: Game> Run<'a, G> {
     /// Every `checkpoint_every` updates, after the last, and at every new best
     /// evaluation, saves a checkpoint.
     fn checkpoint(&mut self, learner: &Learner, best: bool) -> Result<(), TrainError> {
-        let (update, cfg) = (self.state.update, self.cfg);
+        let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.checkpoint_every as u64 == 0 || self.finished() || best {
             self.last_checkpoint = Some(self.save(learner, best)?);
         }
@@ -639,15 +656,15 @@ impl<'a, G: Game> Run<'a, G> {
     }
 
     /// Saves the checkpoint of the current update (`update-NNNNNN`).
-    fn save(&self, learner: &Learner, best: bool) -> Result<PathBuf, TrainError> {
+    pub(crate) fn save(&self, learner: &Learner, best: bool) -> Result<PathBuf, TrainError> {
         let name = format!("update-{:06}", self.state.update);
         let Learner { model, critic, optim } = learner;
-        Ok(checkpoint::save(&self.ck_root, &name, model, critic.as_ref(), optim, &self.state, self.cfg, best)?)
+        Ok(checkpoint::save(&self.ck_root, &name, model, critic.as_ref(), optim, &self.state, &self.cfg, best)?)
     }
 
     /// Closes the log; makes sure a checkpoint exists (a run with nothing left
     /// to play saves one); reports.
-    fn finish(mut self, learner: &Learner) -> Result<Summary, TrainError> {
+    pub(crate) fn finish(mut self, learner: &Learner) -> Result<Summary, TrainError> {
         self.log.close();
         let speed = self.session.speed(&self.state);
         self.profile.total = self.session.start.elapsed().as_secs_f64();

@@ -14,7 +14,7 @@ use bones_train::{train, TrainConfig};
 use burn::prelude::Device;
 use std::path::{Path, PathBuf};
 
-fn tmp(name: &str) -> PathBuf {
+pub(crate) fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("bones-actor-learner-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     d
@@ -22,28 +22,36 @@ fn tmp(name: &str) -> PathBuf {
 
 /// The smoke config (8 games, 16 steps, an opponent pool from the first update)
 /// with `workers` and `policy_lag`.
-fn config(workers: usize, policy_lag: usize) -> TrainConfig {
+pub(crate) fn config(workers: usize, policy_lag: usize) -> TrainConfig {
     TrainConfig { workers, policy_lag, ..TrainConfig::load("smoke").unwrap() }
 }
 
 /// A checkpoint of the smoke config's network to start compared runs from
 /// (`init`): a fresh network's weights come from burn's random source, one
 /// per process, which the other tests running beside these draw from too.
-fn start(name: &str) -> PathBuf {
+pub(crate) fn start(name: &str) -> PathBuf {
     let out = tmp(name);
     let cfg = TrainConfig { total_hands: 8, eval_every: 0, ..config(0, 0) };
     train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap().checkpoint
 }
 
 /// Trains `cfg` into a fresh folder; returns what the final checkpoint's
-/// networks compute on 32 fixed observations (the policy's logits and values,
-/// and with an oracle critic its values: equal outputs, equal weights) and the
-/// hands played.
+/// networks compute ([`outputs_of`]) and the hands played.
 fn weights_after(name: &str, cfg: &TrainConfig) -> (Vec<f32>, u64) {
     let out = tmp(name);
     let game = Texas42::new(Texas42Rules::STANDARD);
     let summary = train(game, cfg, &out, false, Device::flex(), &mut ()).unwrap();
-    let (dir, device) = (&summary.checkpoint, Device::flex());
+    let outputs = outputs_of(&summary.checkpoint, cfg);
+    let _ = std::fs::remove_dir_all(&out);
+    (outputs, summary.state.hands)
+}
+
+/// What the networks of the checkpoint in `dir` (of a run of `cfg`) compute on
+/// 32 fixed observations: the policy's logits and values, and with an oracle
+/// critic its values (equal outputs, equal weights).
+pub(crate) fn outputs_of(dir: &Path, cfg: &TrainConfig) -> Vec<f32> {
+    let game = Texas42::new(Texas42Rules::STANDARD);
+    let device = Device::flex();
     let (ol, rows) = (game.obs_len(), 32);
     let obs = VecEnv::new(game, Episode::Hand, rows, 5, 1).obs;
     let model = checkpoint::load_model(dir, ol, game.num_actions(), &device).unwrap();
@@ -54,8 +62,7 @@ fn weights_after(name: &str, cfg: &TrainConfig) -> (Vec<f32>, u64) {
         let hidden: Vec<f32> = (0..rows * ORACLE_LEN).map(|i| (i % 3) as f32).collect();
         outputs.extend(critic_values(&critic, &device, &obs, &hidden, rows));
     }
-    let _ = std::fs::remove_dir_all(&out);
-    (outputs, summary.state.hands)
+    outputs
 }
 
 #[test]

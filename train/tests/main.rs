@@ -5,5 +5,6 @@
 mod actor_learner;
 mod export;
 mod oracle;
+mod remote;
 mod smoke;
 mod toy_game;
