@@ -16,7 +16,11 @@ Thin Python over the Rust engine (the extension module ``bones._bones``):
   A and B are agent specs or Python policies: callables
   ``policy(observations, masks, seats) -> action ids`` called with batches;
 - ``bones.benchmark(agent, game=|benchmark=)``: the standard benchmark's scorecard,
-  as ``bones benchmark AGENT --json`` prints it.
+  as ``bones benchmark AGENT --json`` prints it;
+- ``bones.Learner(config, out, workers=N)`` and ``bones.RolloutWorker(config, worker)``:
+  the two halves of the actor-learner of ``bones train --workers N``, trading bytes
+  (weights, the opponent pool, rollout shards); ``bones.ray.train`` and
+  ``python -m bones.ray train`` run the workers as Ray actors on a cluster.
 
 See docs/interfaces.md ("The Python package") for every convention.
 """
@@ -32,10 +36,13 @@ from bones._bones import (
     EpisodeOverError,
     GameError,
     IllegalActionError,
+    Learner,
     RecordError,
     RestoreError,
+    RolloutWorker,
     SpecError,
     Table,
+    TrainError,
     benchmark,
     episode_seed,
     evaluate,
@@ -79,11 +86,14 @@ __all__ = [
     "GameError",
     "ILLEGAL_ACTION_PENALTY",
     "IllegalActionError",
+    "Learner",
     "RecordError",
     "RestoreError",
+    "RolloutWorker",
     "SpecError",
     "Table",
     "Texas42Env",
+    "TrainError",
     "VecEnv",
     "benchmark",
     "doubles_v0",

@@ -15,6 +15,7 @@ pub mod errors;
 pub mod evaluate;
 pub mod game;
 pub mod table;
+pub mod train;
 pub mod vec;
 
 /// The module `bones._bones`.
@@ -26,5 +27,6 @@ fn _bones(m: &Bound<'_, PyModule>) -> PyResult<()> {
     vec::register(m)?;
     agent::register(m)?;
     evaluate::register(m)?;
+    train::register(m)?;
     Ok(())
 }

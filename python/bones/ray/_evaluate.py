@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Union
 
-from . import _bones
+from .. import _bones
 
 __all__ = ["evaluate", "shard_ranges"]
 
@@ -35,7 +35,7 @@ def shard_ranges(deals: int, shards: int) -> list[tuple[int, int]]:
 
 
 def _play_shard(a, b, start, end, kwargs):
-    from . import _bones as native
+    from .. import _bones as native
 
     return native._evaluate_shard(a, b, start, end, **kwargs)
 

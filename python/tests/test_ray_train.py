@@ -1,0 +1,191 @@
+"""`python -m bones.ray train` on a real two-node Ray cluster on loopback (two
+`ray start` nodes of one CPU each): it trains into a run folder like `bones
+train`; a worker killed mid-run is replaced and no update is lost or counted
+twice; a driver killed mid-run resumes from its last checkpoint; bad settings
+fail with one clear line. The halves themselves (`bones.Learner`,
+`bones.RolloutWorker`) are checked in test_learner.py."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ray")
+
+# The smoke config with more games per update (about 75 hands an update), its
+# evaluations and checkpoints spaced out.
+CONFIG = """
+game = "texas42"
+rules = "standard"
+seed = 7
+total_hands = 600
+num_envs = 32
+num_steps = 32
+env_threads = 1
+hidden = 32
+depth = 1
+update_epochs = 2
+num_minibatches = 2
+snapshot_every = 1
+pool_size = 2
+opponent_share = 0.5
+eval_every = 20
+eval_hands = 4
+checkpoint_every = 10
+"""
+DECISIONS_PER_UPDATE = 32 * 32
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ray_cli(*args: str) -> None:
+    ray = Path(sys.executable).parent / "ray"
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    run = subprocess.run([str(ray), *args], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, f"ray {' '.join(args)}:\n{run.stdout}\n{run.stderr}"
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A head node and a second node on 127.0.0.1, one CPU each, with token
+    authentication (Ray's default) on a token of this test's own: the nodes
+    and the drivers started here get it from the environment."""
+    saved = {k: os.environ.get(k) for k in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH")}
+    os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=uuid.uuid4().hex)
+    os.environ.pop("RAY_AUTH_TOKEN_PATH", None)
+    port = free_port()
+    common = ["--num-cpus", "1", "--node-ip-address", "127.0.0.1", "--disable-usage-stats"]
+    try:
+        ray_cli("start", "--head", "--port", str(port), "--include-dashboard=false", *common)
+        ray_cli("start", "--address", f"127.0.0.1:{port}", *common)
+        yield f"127.0.0.1:{port}"
+    finally:
+        ray_cli("stop", "--force")
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@pytest.fixture
+def config(tmp_path):
+    path = tmp_path / "ray-smoke.toml"
+    path.write_text(CONFIG)
+    return path
+
+
+def driver(address, config, out, *extra):
+    """Starts `python -m bones.ray train` with 2 workers; its output is a pipe of lines."""
+    cmd = [sys.executable, "-m", "bones.ray", "train", "--config", str(config), "--workers", "2"]
+    cmd += ["--address", address, "--out", str(out), *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def finish(proc, timeout=150):
+    out, _ = proc.communicate(timeout=timeout)
+    assert proc.returncode == 0, out
+    return out
+
+
+def wait_for(proc, predicate, timeout=90):
+    """Reads the driver's lines until one satisfies `predicate`; returns them."""
+    lines, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if predicate(line):
+            return lines
+    proc.kill()
+    pytest.fail("the driver never said it: " + "".join(lines))
+
+
+def latest_state(out):
+    ck = Path(out) / "checkpoints"
+    name = (ck / "latest").read_text().strip()
+    return json.loads((ck / name / "state.json").read_text())
+
+
+def test_trains_on_two_nodes_into_the_run_folder_of_bones_train(cluster, config, tmp_path):
+    out = tmp_path / "run"
+    log = finish(driver(cluster, config, out, "--hands", "3000"))
+    assert "trained" in log
+    state = latest_state(out)
+    assert state["hands"] >= 3000
+    assert state["decisions"] == state["update"] * DECISIONS_PER_UPDATE
+    assert (out / "config.toml").read_text().count("workers = 2") == 1
+    assert any(p.name.startswith("events.out.tfevents") for p in out.rglob("*"))
+    # The run folder is a model for every agent spec.
+    import bones
+
+    r = bones.evaluate(f"model:{out}", "random", hands=8, seed=1)
+    assert r["hands"] == 8
+
+
+def test_a_killed_worker_is_replaced_and_no_update_is_lost_or_counted_twice(cluster, config, tmp_path):
+    out = tmp_path / "run"
+    proc = driver(cluster, config, out, "--hands", "900")
+    lines = wait_for(proc, lambda line: line.startswith("update 3 "))
+    victim = next(int(line.split()[-1]) for line in lines if line.startswith("worker 1 is pid"))
+    os.kill(victim, signal.SIGKILL)
+    log = finish(proc)
+    assert f"was replaced (pid {victim}, now pid" in log
+    state = latest_state(out)
+    assert state["hands"] >= 900
+    assert state["decisions"] == state["update"] * DECISIONS_PER_UPDATE
+    updates = [int(line.split()[1]) for line in log.splitlines() if line.startswith("update ")]
+    assert updates == list(range(4, state["update"] + 1))
+
+
+def test_a_killed_driver_resumes_from_its_last_checkpoint(cluster, config, tmp_path):
+    out = tmp_path / "run"
+    proc = driver(cluster, config, out, "--hands", "3000")
+    wait_for(proc, lambda line: line.startswith("update 12 "))
+    proc.kill()
+    proc.wait()
+    # Checkpoints every 10 updates: the driver died past the first.
+    saved = latest_state(out)["update"]
+    assert saved >= 10 and saved % 10 == 0
+    log = finish(driver(cluster, config, out, "--hands", "3000", "--resume"))
+    assert f"learner at update {saved} " in log
+    state = latest_state(out)
+    assert state["hands"] >= 3000
+    assert state["decisions"] == state["update"] * DECISIONS_PER_UPDATE
+    updates = [int(line.split()[1]) for line in log.splitlines() if line.startswith("update ")]
+    assert updates == list(range(saved + 1, state["update"] + 1))
+
+
+def run_cli(*args, env=None):
+    cmd = [sys.executable, "-m", "bones.ray", "train", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_bad_settings_fail_with_one_clear_line(tmp_path, config):
+    r = run_cli("--config", str(config), "--workers", "0", "--out", str(tmp_path / "a"))
+    assert (r.returncode, r.stderr.strip()) == (2, "error: workers must be at least 1, got 0")
+    r = run_cli("--config", str(config), "--workers", "1", "--address", f"127.0.0.1:{free_port()}")
+    assert r.returncode == 2 and r.stderr.startswith("error: cannot reach the Ray head at 127.0.0.1:"), r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    # Without Ray: a `ray` that cannot be imported.
+    fake = tmp_path / "noray"
+    fake.mkdir()
+    (fake / "ray.py").write_text("raise ImportError('No module named ray')\n")
+    env = dict(os.environ, PYTHONPATH=str(fake))
+    r = run_cli("--config", str(config), "--workers", "1", env=env)
+    assert r.returncode == 2 and "error: bones.ray needs Ray, which is not installed" in r.stderr, r.stderr
+    r = run_cli("--config", "no-such-preset", "--workers", "1", "--address", f"127.0.0.1:{free_port()}")
+    assert r.returncode == 2
+    assert not (tmp_path / "a").exists()
