@@ -61,12 +61,28 @@ pub struct Learner {
     inner: Mutex<Option<remote::Learner>>,
 }
 
+const FINISHED: &str = "the learner has finished (`finish` was called)";
+
 impl Learner {
+    /// `f` on the learner, holding the GIL (quick reads only).
     fn with<T>(&self, f: impl FnOnce(&mut remote::Learner) -> PyResult<T>) -> PyResult<T> {
         let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let learner =
-            guard.as_mut().ok_or_else(|| TrainError::new_err("the learner has finished (`finish` was called)"))?;
-        f(learner)
+        f(guard.as_mut().ok_or_else(|| TrainError::new_err(FINISHED))?)
+    }
+
+    /// `f` on the learner with the GIL released. The lock is taken and
+    /// dropped without the GIL, so a thread waiting for it never holds the
+    /// GIL that its holder needs back.
+    fn detached<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut remote::Learner) -> Result<T, bones_train::TrainError> + Send,
+    ) -> PyResult<T> {
+        let result = py.detach(|| {
+            let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            guard.as_mut().map(f)
+        });
+        result.ok_or_else(|| TrainError::new_err(FINISHED))?.map_err(train_error)
     }
 }
 
@@ -161,16 +177,13 @@ impl Learner {
     /// (default: the next update), as bytes for `RolloutWorker.set_weights`.
     #[pyo3(signature = (update=None))]
     fn weights<'py>(&self, py: Python<'py>, update: Option<u64>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = self.with(|l| {
-            let update = update.unwrap_or(l.state().update);
-            py.detach(move || l.weights(update)).map_err(train_error)
-        })?;
+        let bytes = self.detached(py, |l| l.weights(update.unwrap_or(l.state().update)))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     /// The opponent pool as bytes for `RolloutWorker.set_pool`.
     fn pool<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = self.with(|l| Ok(py.detach(move || l.pool())))?;
+        let bytes = self.detached(py, |l| Ok(l.pool()))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -178,24 +191,24 @@ impl Learner {
     /// `RolloutWorker.rollout`) of every worker in any order; then the logs,
     /// the pool, evaluation and checkpoints as in `bones train`.
     fn update(&self, py: Python<'_>, batches: Vec<Bound<'_, PyBytes>>) -> PyResult<()> {
-        self.with(|l| {
-            let shards: Vec<&[u8]> = batches.iter().map(|b| b.as_bytes()).collect();
-            py.detach(|| l.update(&shards)).map_err(train_error)
-        })
+        let shards: Vec<&[u8]> = batches.iter().map(|b| b.as_bytes()).collect();
+        self.detached(py, |l| l.update(&shards))
     }
 
     /// Saves a checkpoint of the current update now; returns its folder.
     fn checkpoint(&self, py: Python<'_>) -> PyResult<String> {
-        self.with(|l| py.detach(|| l.save()).map(|p| p.display().to_string()).map_err(train_error))
+        self.detached(py, |l| l.save().map(|p| p.display().to_string()))
     }
 
     /// Closes the run (a checkpoint exists after it) and returns its summary:
     /// `checkpoint`, `update`, `hands`, `decisions`, `hands_per_hour`,
     /// `decisions_per_s` and `last_eval`.
     fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let learner = self.inner.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let learner = learner.ok_or_else(|| TrainError::new_err("the learner has finished (`finish` was called)"))?;
-        let s = py.detach(|| learner.finish()).map_err(train_error)?;
+        let learner = py.detach(|| self.inner.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let s = py.detach(|| learner.ok_or(None)?.finish().map_err(Some)).map_err(|e| match e {
+            Some(e) => train_error(e),
+            None => TrainError::new_err(FINISHED),
+        })?;
         let d = PyDict::new(py);
         d.set_item("checkpoint", s.checkpoint.display().to_string())?;
         d.set_item("update", s.state.update)?;
@@ -220,8 +233,19 @@ pub struct RolloutWorker {
 }
 
 impl RolloutWorker {
+    /// `f` on the worker, holding the GIL (quick reads only).
     fn with<T>(&self, f: impl FnOnce(&mut remote::RolloutWorker) -> T) -> T {
         f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// `f` on the worker with the GIL released (the lock taken without it, as
+    /// for the learner).
+    fn detached<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut remote::RolloutWorker) -> Result<T, bones_train::TrainError> + Send,
+    ) -> PyResult<T> {
+        py.detach(|| f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner()))).map_err(train_error)
     }
 }
 
@@ -251,19 +275,19 @@ impl RolloutWorker {
 
     /// Takes the learner's opponent pool (`Learner.pool()`).
     fn set_pool(&self, py: Python<'_>, pool: &[u8]) -> PyResult<()> {
-        self.with(|w| py.detach(|| w.set_pool(pool))).map_err(train_error)
+        self.detached(py, |w| w.set_pool(pool))
     }
 
     /// Takes the weights of one rollout (`Learner.weights()`); returns the pool
     /// version they are played with.
     fn set_weights(&self, py: Python<'_>, weights: &[u8]) -> PyResult<u64> {
-        self.with(|w| py.detach(|| w.set_weights(weights))).map_err(train_error)
+        self.detached(py, |w| w.set_weights(weights))
     }
 
     /// Plays the rollout of the weights last set (each set plays one rollout);
     /// returns its shard as bytes for `Learner.update`.
     fn rollout<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = self.with(|w| py.detach(|| w.rollout())).map_err(train_error)?;
+        let bytes = self.detached(py, |w| w.rollout())?;
         Ok(PyBytes::new(py, &bytes))
     }
 }

@@ -174,18 +174,25 @@ def run_cli(*args, env=None):
 
 
 def test_bad_settings_fail_with_one_clear_line(tmp_path, config):
-    r = run_cli("--config", str(config), "--workers", "0", "--out", str(tmp_path / "a"))
-    assert (r.returncode, r.stderr.strip()) == (2, "error: workers must be at least 1, got 0")
-    r = run_cli("--config", str(config), "--workers", "1", "--address", f"127.0.0.1:{free_port()}")
-    assert r.returncode == 2 and r.stderr.startswith("error: cannot reach the Ray head at 127.0.0.1:"), r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1
+    def error_line(*args, env=None):
+        r = run_cli(*args, env=env)
+        assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+        return r.stderr.strip()
+
+    out = tmp_path / "a"
+    assert error_line("--config", str(config), "--workers", "0", "--out", str(out)) == (
+        "error: workers must be at least 1, got 0"
+    )
+    port = free_port()
+    line = error_line("--config", str(config), "--workers", "1", "--out", str(out), "--address", f"127.0.0.1:{port}")
+    assert line.startswith(f"error: cannot reach the Ray head at 127.0.0.1:{port}")
+    line = error_line("--config", "no-such-preset", "--workers", "1", "--out", str(out))
+    assert line.startswith("error: config: unknown config preset `no-such-preset`")
     # Without Ray: a `ray` that cannot be imported.
     fake = tmp_path / "noray"
     fake.mkdir()
     (fake / "ray.py").write_text("raise ImportError('No module named ray')\n")
     env = dict(os.environ, PYTHONPATH=str(fake))
-    r = run_cli("--config", str(config), "--workers", "1", env=env)
-    assert r.returncode == 2 and "error: bones.ray needs Ray, which is not installed" in r.stderr, r.stderr
-    r = run_cli("--config", "no-such-preset", "--workers", "1", "--address", f"127.0.0.1:{free_port()}")
-    assert r.returncode == 2
-    assert not (tmp_path / "a").exists()
+    line = error_line("--config", str(config), "--workers", "1", "--out", str(out), env=env)
+    assert line.startswith("error: bones.ray needs Ray, which is not installed")
+    assert not out.exists()

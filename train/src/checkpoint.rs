@@ -97,6 +97,19 @@ fn prune(root: &Path) -> Result<(), CheckpointError> {
     Ok(())
 }
 
+/// A network's parameters as a burnpack record in memory (what
+/// `save_file` writes), to carry it to another device or process.
+pub fn record_bytes<M: burn::module::Module>(net: M) -> Vec<u8> {
+    net.into_record().into_bytes().expect("a record serialises into memory").to_vec()
+}
+
+/// `net` with the parameters of the burnpack record in `bytes` (refused
+/// unless every parameter is there with its shape).
+pub fn from_record_bytes<M: burn::module::Module>(net: M, bytes: &[u8]) -> Result<M, burn::store::RecordError> {
+    let record = burn::store::ModuleRecord::from_bytes(burn::tensor::Bytes::from_bytes_vec(bytes.to_vec()))?;
+    net.try_load_record(record)
+}
+
 /// Reads the training config saved beside a network (a checkpoint or a model folder).
 pub fn read_config(dir: &Path) -> Result<TrainConfig, CheckpointError> {
     let cfg_path = dir.join("config.toml");

@@ -24,7 +24,7 @@
 //! shard of another update, a second shard of one worker, and bytes of another
 //! run, so no rollout is counted twice.
 
-use crate::checkpoint::{critic_config, policy_config, RunState};
+use crate::checkpoint::{self, critic_config, policy_config, RunState};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
@@ -37,8 +37,6 @@ use bones_env::Game;
 use bones_policy::inference::Actor;
 use burn::module::Module;
 use burn::prelude::*;
-use burn::store::ModuleRecord;
-use burn::tensor::Bytes;
 use rand_chacha::ChaCha8Rng;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -165,16 +163,9 @@ fn decode<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -
     Ok(msg)
 }
 
-/// A network's parameters as a burnpack record.
-fn net_bytes<M: Module>(net: M) -> Vec<u8> {
-    net.into_record().into_bytes().expect("a record serialises into memory").to_vec()
-}
-
 /// `net` with the parameters of the record in `bytes` (a `what`).
 fn load_net<M: Module>(net: M, bytes: &[u8], what: &'static str) -> Result<M, TrainError> {
-    let wire = |e: burn::store::RecordError| TrainError::Wire { what, reason: e.to_string() };
-    let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(bytes.to_vec())).map_err(wire)?;
-    net.try_load_record(record).map_err(wire)
+    checkpoint::from_record_bytes(net, bytes).map_err(|e| TrainError::Wire { what, reason: e.to_string() })
 }
 
 /// Checks what both halves need of a config: a valid one, with workers.
@@ -350,8 +341,8 @@ impl<G: Game> LearnerHalf for LearnerOf<G> {
             start_update: self.run.state.update,
             start_decisions: self.run.state.decisions,
             pool_version: self.run.pool_version,
-            policy: net_bytes(nets.model.valid()),
-            critic: nets.critic.as_ref().map(|c| net_bytes(c.valid())),
+            policy: checkpoint::record_bytes(self.run.actor(&nets.model).model().clone()),
+            critic: nets.critic.as_ref().map(|c| checkpoint::record_bytes(self.run.critic(c))),
         };
         Ok(encode(WEIGHTS_TAG, &msg))
     }
@@ -361,7 +352,7 @@ impl<G: Game> LearnerHalf for LearnerOf<G> {
     }
 
     fn pool(&self) -> Vec<u8> {
-        let policies = self.run.pool.iter().map(|a| net_bytes(a.model().clone())).collect();
+        let policies = self.run.pool.iter().map(|a| checkpoint::record_bytes(a.model().clone())).collect();
         encode(POOL_TAG, &PoolMsg { run: self.id.clone(), version: self.run.pool_version, policies })
     }
 

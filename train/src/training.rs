@@ -109,7 +109,7 @@ pub fn train<G: Game>(
         // 1. Rollout on the inference copies; chains still open at its end
         //    bootstrap from the value of the seat's current state.
         let policy = run.actor(&learner.model);
-        let critic = learner.critic.as_ref().map(|c| c.valid());
+        let critic = learner.critic.as_ref().map(|c| run.critic(c));
         let behaviour = Behaviour { policy: &policy, critic: critic.as_ref(), pool: &run.pool };
         let episodes = collector.play(&behaviour, &mut rng)?;
         run.profile.absorb(&std::mem::take(&mut collector.profile));
@@ -341,10 +341,14 @@ impl Session {
 pub(crate) struct Run<G: Game> {
     pub(crate) game: G,
     pub(crate) cfg: Arc<TrainConfig>,
-    /// Inference device (rollouts, evaluation).
+    /// Inference device (rollouts, evaluation): the CPU for the
+    /// actor-learner's workers, else the run's device.
     pub(crate) device: Device,
     /// Autodiff device (the update).
     train_device: Device,
+    /// Whether the inference copies go to another device than the update's
+    /// (an actor-learner run on a GPU: the workers play on the CPU).
+    crosses_devices: bool,
     pub(crate) dims: Dims,
     /// `OUT/checkpoints`.
     ck_root: PathBuf,
@@ -453,6 +457,10 @@ impl<G: Game> Run<G> {
         std::fs::create_dir_all(out).map_err(io_err(out))?;
         let ck_root = out.join("checkpoints");
         let train_device = device.clone().autodiff();
+        // The actor-learner's workers play on the CPU (the sparse input
+        // layer); only the update runs on the run's device.
+        let device = if cfg.workers > 0 { Device::flex() } else { device };
+        let crosses_devices = train_device.clone().inner() != device;
         let dims = Dims::of(&game, cfg);
         let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
@@ -463,6 +471,7 @@ impl<G: Game> Run<G> {
             cfg: Arc::new(cfg.clone()),
             device,
             train_device,
+            crosses_devices,
             dims,
             last_checkpoint: checkpoint::latest(&ck_root),
             ck_root,
@@ -479,7 +488,29 @@ impl<G: Game> Run<G> {
     /// The inference copy of `model`, ready to act (its input layer sparse
     /// where the config and device say so).
     pub(crate) fn actor(&self, model: &Policy) -> Actor {
-        Actor::with_sparse_input(model.valid(), &self.device, self.cfg.sparse_input)
+        let (dims, cfg) = (self.dims, &self.cfg);
+        let model = self.inference(model.valid(), |d| policy_config(cfg, dims.obs, dims.actions).init(d));
+        Actor::with_sparse_input(model, &self.device, self.cfg.sparse_input)
+    }
+
+    /// The oracle critic's inference copy, on the inference device.
+    pub(crate) fn critic(&self, critic: &Critic) -> Critic {
+        let (dims, cfg) = (self.dims, &self.cfg);
+        self.inference(critic.valid(), |d| critic_config(cfg, dims.obs, dims.oracle).init(d))
+    }
+
+    /// `net` (an inference copy on the update's device) on the inference
+    /// device: itself, or when that is another device its parameters loaded
+    /// into a `blank` network of its shape there.
+    fn inference<M: burn::module::Module>(&self, net: M, blank: impl FnOnce(&Device) -> M) -> M {
+        if !self.crosses_devices {
+            return net;
+        }
+        let blank = {
+            let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            blank(&self.device)
+        };
+        checkpoint::from_record_bytes(blank, &checkpoint::record_bytes(net)).expect("a network of its own shape")
     }
 
     /// The learning rate of the next update (annealed linearly over the run's hands).
@@ -508,7 +539,12 @@ impl<G: Game> Run<G> {
     pub(crate) fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
         let pool = (*pool_sent != self.pool_version).then(|| self.pool.clone());
         *pool_sent = self.pool_version;
-        Job { update, policy: self.actor(&learner.model), critic: learner.critic.as_ref().map(|c| c.valid()), pool }
+        Job {
+            update,
+            policy: self.actor(&learner.model),
+            critic: learner.critic.as_ref().map(|c| self.critic(c)),
+            pool,
+        }
     }
 
     /// Steps 2-4 of the loop for one rollout (its games' `episodes`): the

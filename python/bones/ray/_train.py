@@ -101,6 +101,9 @@ def train(
         raise _bones.TrainError(f"workers must be at least 1, got {workers}")
     if threads_per_worker < 1:
         raise _bones.TrainError(f"threads_per_worker must be at least 1, got {threads_per_worker}")
+    # The config is checked before anything connects or writes (a worker's
+    # games are dealt only when weights arrive).
+    _bones.RolloutWorker(config, 0, workers=workers, overrides=overrides)
     ray = _connect(address)
     learner = _bones.Learner(config, out, workers=workers, resume=resume, overrides=overrides)
     say = log or (lambda line: None)
