@@ -718,3 +718,34 @@ impl<G: Game> Run<G> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::CriticKind;
+    use crate::critic::{critic_values, ORACLE_LEN};
+    use bones_env::{Episode, Texas42, VecEnv};
+    use bones_policy::sparse::SparseRows;
+
+    #[test]
+    fn networks_sent_to_another_device_arrive_with_every_parameter() {
+        // An actor-learner on a GPU hands its CPU workers copies made through
+        // burnpack records; here both devices are the CPU, so the crossing is forced.
+        let out = std::env::temp_dir().join(format!("bones-cross-devices-{}", std::process::id()));
+        let cfg = TrainConfig { workers: 2, critic: CriticKind::Oracle, ..TrainConfig::load("smoke").unwrap() };
+        let (mut run, learner) = Run::setup(Texas42::default(), &cfg, &out, false, Device::flex()).unwrap();
+        let critic = learner.critic.as_ref().unwrap();
+        let (same, same_critic) = (run.actor(&learner.model), run.critic(critic));
+        run.crosses_devices = true;
+        let (copied, copied_critic) = (run.actor(&learner.model), run.critic(critic));
+
+        let (rows, ol) = (8, run.dims.obs);
+        let obs = VecEnv::new(Texas42::default(), Episode::Hand, rows, 3, 1).obs;
+        let sparse = SparseRows::from_dense(&obs, ol);
+        assert!(same.forward(&sparse) == copied.forward(&sparse), "the policy's copy computes otherwise");
+        let hidden: Vec<f32> = (0..rows * ORACLE_LEN).map(|i| (i % 3) as f32).collect();
+        let values = |c: &Critic| critic_values(c, &run.device, &obs, &hidden, rows);
+        assert!(values(&same_critic) == values(&copied_critic), "the critic's copy computes otherwise");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
