@@ -77,7 +77,7 @@ class _Worker:
 
 
 def train(
-    config: str = "cpu-full",
+    config: str = "cpu-quick",
     *,
     workers: int,
     out: str,
