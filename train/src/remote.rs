@@ -31,7 +31,7 @@ use crate::critic::Critic;
 use crate::error::TrainError;
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
-use crate::training::{merge, rollout_stream, shard_games, Learner as Nets, Run, Shard, Summary, INIT};
+use crate::training::{load_record, merge, rollout_stream, shard_games, Learner as Nets, Run, Shard, Summary};
 use bones_env::registry::GameVisitor;
 use bones_env::Game;
 use bones_policy::inference::Actor;
@@ -163,11 +163,6 @@ fn decode<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -
     Ok(msg)
 }
 
-/// `net` with the parameters of the record in `bytes` (a `what`).
-fn load_net<M: Module>(net: M, bytes: &[u8], what: &'static str) -> Result<M, TrainError> {
-    checkpoint::from_record_bytes(net, bytes).map_err(|e| TrainError::Wire { what, reason: e.to_string() })
-}
-
 /// Checks what both halves need of a config: a valid one, with workers.
 fn check_config(cfg: &TrainConfig) -> Result<(), TrainError> {
     cfg.validate().map_err(TrainError::Config)?;
@@ -209,7 +204,7 @@ impl Learner {
 
     /// Whether the run has played its hands.
     pub fn finished(&self) -> bool {
-        self.half.state().hands >= self.cfg.total_hands
+        self.half.finished()
     }
 
     /// The current weights, as the behaviour policy of the rollout of `update`.
@@ -254,6 +249,7 @@ impl Learner {
 /// A [`Learner`] of one game.
 trait LearnerHalf: Send {
     fn state(&self) -> &RunState;
+    fn finished(&self) -> bool;
     fn weights(&self, update: u64) -> Result<Vec<u8>, TrainError>;
     fn pool_version(&self) -> u64;
     fn pool(&self) -> Vec<u8>;
@@ -333,6 +329,10 @@ impl<G: Game> LearnerHalf for LearnerOf<G> {
         &self.run.state
     }
 
+    fn finished(&self) -> bool {
+        self.run.finished()
+    }
+
     fn weights(&self, update: u64) -> Result<Vec<u8>, TrainError> {
         let nets = self.nets()?;
         let msg = WeightsMsg {
@@ -341,8 +341,9 @@ impl<G: Game> LearnerHalf for LearnerOf<G> {
             start_update: self.run.state.update,
             start_decisions: self.run.state.decisions,
             pool_version: self.run.pool_version,
-            policy: checkpoint::record_bytes(self.run.actor(&nets.model).model().clone()),
-            critic: nets.critic.as_ref().map(|c| checkpoint::record_bytes(self.run.critic(c))),
+            // Records are the same on every device: straight from the update's networks.
+            policy: checkpoint::record_bytes(nets.model.valid()),
+            critic: nets.critic.as_ref().map(|c| checkpoint::record_bytes(c.valid())),
         };
         Ok(encode(WEIGHTS_TAG, &msg))
     }
@@ -484,16 +485,19 @@ struct WorkerOf<G: Game> {
 }
 
 impl<G: Game> WorkerOf<G> {
-    /// A network of the run's shape to load weights into. The draws of its
-    /// initialisation hold the lock of the learner's seeded ones.
-    fn blank<M>(&self, init: impl FnOnce(&Device) -> M) -> M {
-        let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        init(&self.device)
+    /// A network of the run's shape made by `blank` on this worker's device,
+    /// with the parameters in `bytes` (part of a `what`).
+    fn load<M: Module>(
+        &self,
+        blank: impl FnOnce(&Device) -> M,
+        bytes: &[u8],
+        what: &'static str,
+    ) -> Result<M, TrainError> {
+        load_record(blank, &self.device, bytes).map_err(|e| TrainError::Wire { what, reason: e.to_string() })
     }
 
     fn actor(&self, bytes: &[u8], what: &'static str) -> Result<Actor, TrainError> {
-        let blank = self.blank(|d| policy_config(&self.cfg, self.dims.obs, self.dims.actions).init(d));
-        let policy = load_net(blank, bytes, what)?;
+        let policy = self.load(|d| policy_config(&self.cfg, self.dims.obs, self.dims.actions).init(d), bytes, what)?;
         Ok(Actor::with_sparse_input(policy, &self.device, self.cfg.sparse_input))
     }
 }
@@ -516,8 +520,7 @@ impl<G: Game> WorkerHalf for WorkerOf<G> {
         self.id.check(&msg.run, "weights")?;
         let critic = match (&msg.critic, self.dims.oracle) {
             (Some(c), orl) if orl > 0 => {
-                let blank = self.blank(|d| critic_config(&self.cfg, self.dims.obs, orl).init(d));
-                Some(load_net(blank, c, "weights")?)
+                Some(self.load(|d| critic_config(&self.cfg, self.dims.obs, orl).init(d), c, "weights")?)
             }
             (None, 0) => None,
             _ => {

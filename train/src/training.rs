@@ -124,13 +124,13 @@ pub fn train<G: Game>(
 /// update the rollout is played with (the behaviour policy) and, when it
 /// changed, the opponent pool.
 #[derive(Clone)]
-pub(crate) struct Job {
+struct Job {
     /// The update the rollout is for (it seeds the worker's rollout stream).
-    pub(crate) update: u64,
-    pub(crate) policy: Actor,
-    pub(crate) critic: Option<Critic>,
+    update: u64,
+    policy: Actor,
+    critic: Option<Critic>,
     /// The new pool, when it changed since the worker's last job.
-    pub(crate) pool: Option<Vec<Actor>>,
+    pool: Option<Vec<Actor>>,
 }
 
 /// A worker's rollout of its shard of the games.
@@ -367,7 +367,22 @@ pub(crate) struct Run<G: Game> {
 
 /// Held while seeding burn's random source and drawing initial weights
 /// (burn's source is one per process).
-pub(crate) static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A network made by `blank` on `device` (its initial draws under [`INIT`],
+/// so they never fall between another run's seeding and its draws) with the
+/// parameters of `record`, a burnpack record of a network of its shape.
+pub(crate) fn load_record<M: burn::module::Module>(
+    blank: impl FnOnce(&Device) -> M,
+    device: &Device,
+    record: &[u8],
+) -> Result<M, burn::store::RecordError> {
+    let net = {
+        let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        blank(device)
+    };
+    checkpoint::from_record_bytes(net, record)
+}
 
 /// Fresh networks, optimizer and counters; with `resume`, those of the latest
 /// checkpoint under `ck_root` (refused if it has another game or network shape).
@@ -506,11 +521,7 @@ impl<G: Game> Run<G> {
         if !self.crosses_devices {
             return net;
         }
-        let blank = {
-            let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            blank(&self.device)
-        };
-        checkpoint::from_record_bytes(blank, &checkpoint::record_bytes(net)).expect("a network of its own shape")
+        load_record(blank, &self.device, &checkpoint::record_bytes(net)).expect("a network of its own shape")
     }
 
     /// The learning rate of the next update (annealed linearly over the run's hands).
@@ -536,7 +547,7 @@ impl<G: Game> Run<G> {
 
     /// The actor-learner's job for the rollout of update `update`: the current
     /// weights, and the pool when it changed since `pool_sent` (then updated).
-    pub(crate) fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
+    fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
         let pool = (*pool_sent != self.pool_version).then(|| self.pool.clone());
         *pool_sent = self.pool_version;
         Job {
