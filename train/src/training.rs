@@ -757,6 +757,9 @@ mod tests {
         let hidden: Vec<f32> = (0..rows * ORACLE_LEN).map(|i| (i % 3) as f32).collect();
         let values = |c: &Critic| critic_values(c, &run.device, &obs, &hidden, rows);
         assert!(values(&same_critic) == values(&copied_critic), "the critic's copy computes otherwise");
+        // The log's writer thread must be done with the folder before it goes.
+        run.log.close();
+        drop(run);
         let _ = std::fs::remove_dir_all(&out);
     }
 }

@@ -133,6 +133,8 @@ fn the_learner_refuses_shards_of_another_update_a_second_shard_and_foreign_bytes
     w0.set_weights(&learner.weights(1).unwrap()).unwrap();
     let e = w0.rollout().unwrap_err().to_string();
     assert!(e.contains("holds version 0: send it the learner's pool first"), "{e}");
+    // The learner's log must be closed before its folder goes.
+    drop(learner);
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(tmp("remote-other"));
 }
