@@ -58,6 +58,17 @@ pub struct Tally {
     pub made: u32,
 }
 
+/// The candidates' awards world by world: what [`Playouts::awards`] returns
+/// beside the tallies, for comparing candidates on the same worlds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorldAwards {
+    /// Times each distinct world was drawn.
+    pub copies: Vec<u32>,
+    /// `award[w * candidates + c]`: candidate `c`'s award in distinct world
+    /// `w` (as [`Tally::award`], for one copy).
+    pub award: Vec<i64>,
+}
+
 /// One world with one candidate applied, being played out.
 struct Row {
     hand: Hand,
@@ -65,6 +76,8 @@ struct Row {
     candidate: usize,
     /// Times the world was drawn.
     copies: u32,
+    /// The award at the end (for one copy).
+    award: i64,
 }
 
 impl Playouts<'_> {
@@ -72,9 +85,15 @@ impl Playouts<'_> {
     /// declarations or plays) with its [`Tally`] over `worlds` (each `v`'s
     /// position in one deal), in candidate id order.
     pub fn scores(&mut self, v: &Texas42View, worlds: &[Hand], candidates: ActionMask) -> Vec<Tally> {
+        self.awards(v, worlds, candidates).0
+    }
+
+    /// [`Playouts::scores`], and each candidate's award in each distinct
+    /// world (worlds in the order they first come in `worlds`).
+    pub fn awards(&mut self, v: &Texas42View, worlds: &[Hand], candidates: ActionMask) -> (Vec<Tally>, WorldAwards) {
         let me = team(v.seat);
         let mut tally: Vec<Tally> = candidates.iter().map(|action| Tally { action, ..Tally::default() }).collect();
-        let Some(first) = worlds.first() else { return tally };
+        let Some(first) = worlds.first() else { return (tally, WorldAwards::default()) };
         let start = first.points[me] as i64;
         let mut rows: Vec<Row> = Vec::with_capacity(worlds.len() * tally.len());
         let mut seen: HashMap<[u32; 4], usize> = HashMap::with_capacity(worlds.len());
@@ -90,7 +109,7 @@ impl Playouts<'_> {
                     for (candidate, t) in tally.iter().enumerate() {
                         let mut hand = *w;
                         hand.apply(t.action).expect("a candidate is legal in every world of the view");
-                        rows.push(Row { hand, candidate, copies: 1 });
+                        rows.push(Row { hand, candidate, copies: 1, award: 0 });
                     }
                 }
             }
@@ -110,9 +129,10 @@ impl Playouts<'_> {
                         let made = matches!(end.outcome, Some(Outcome::Settled { made: true }));
                         let settled = matches!(end.outcome, Some(Outcome::Settled { .. }));
                         let award = end.award();
+                        r.award = award[me] as i64 - award[1 - me] as i64;
                         t.won += (settled && made == (bidders == me)) as u32 * c;
                         t.points += (end.points[me] as i64 - start) * c as i64;
-                        t.award += (award[me] as i64 - award[1 - me] as i64) * c as i64;
+                        t.award += r.award * c as i64;
                         if settled && end.bidder == v.seat {
                             t.contracts += c;
                             t.made += made as u32 * c;
@@ -142,7 +162,11 @@ impl Playouts<'_> {
             }
             live = asking;
         }
-        tally
+        let awards = WorldAwards {
+            copies: rows.iter().step_by(tally.len().max(1)).map(|r| r.copies).collect(),
+            award: rows.iter().map(|r| r.award).collect(),
+        };
+        (tally, awards)
     }
 
     /// Plays forced moves of `h`; returns the hand at its end when it is over,

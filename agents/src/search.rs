@@ -1,5 +1,5 @@
 //! Policy-guided search for Texas 42 (the
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
 //! spec): a trained policy and the open-hand [`Solver`](crate::Solver) together.
 //!
 //! # Worlds, weighted by the policy
@@ -26,7 +26,11 @@
 //!   hand (the other seats' bids, the declaration, the play) is played out
 //!   by the policy in every seat from its own view, the solver finishing the
 //!   last tricks ([`SearchAgent::price_bids`]); the bid with the best mean
-//!   award (marks won minus marks lost) is made.
+//!   award (marks won minus marks lost) is made. With `caution=K`, a bid is
+//!   valued by what it gains over passing in the same worlds, less `K`
+//!   standard errors of that gain ([`cautious_values`]): the bid chosen as
+//!   the best of several noisy estimates is the one whose estimate is most
+//!   likely too high (the optimizer's curse), and the caution pays for it.
 //! - **Declaring**: the candidates are the declarations to which the policy
 //!   gives at least [`SearchSettings::candidate_ratio`] of its favourite's
 //!   probability (with `bidding=pimc`: every legal declaration); one candidate
@@ -52,13 +56,13 @@
 //! only the view, the policy and its random stream, so it is deterministic for
 //! a seed.
 
-use bones_env::texas42::{Hand, Phase, FOLLOW_ME, NEL_O};
+use bones_env::texas42::{Hand, Phase, FOLLOW_ME, NEL_O, PASS};
 use bones_env::{Action, ActionMask, Scoring, SeatView, Texas42View};
 use rand::Rng;
 
 use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::pimc::{declaration_values, public_actions, ranked, PimcAgent, WorldSampler};
-use crate::playout::{Playouts, Tally};
+use crate::playout::{Playouts, Tally, WorldAwards};
 use crate::policy::{legal_prob, Policy};
 use crate::spec::{Bidding, Continuation, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_SEARCH_WORLDS};
 
@@ -81,6 +85,9 @@ pub struct SearchSettings {
     pub candidate_ratio: f32,
     /// How a candidate is valued in each world.
     pub continuation: Continuation,
+    /// `bidding=playout`: standard errors of its gain over passing a bid
+    /// gives up (see [`cautious_values`]).
+    pub caution: f64,
 }
 
 impl Default for SearchSettings {
@@ -93,6 +100,7 @@ impl Default for SearchSettings {
             floor: 0.02,
             candidate_ratio: 0.25,
             continuation: Continuation::Solver,
+            caution: 0.0,
         }
     }
 }
@@ -107,6 +115,7 @@ impl From<&SearchOptions> for SearchSettings {
             bidding: o.bidding,
             weighted: o.weighted,
             continuation: o.continuation,
+            caution: o.caution as f64 / 100.0,
             ..SearchSettings::default()
         }
     }
@@ -255,28 +264,48 @@ impl SearchAgent {
     /// its predicted make rate when this seat ends up the bidder; `award /
     /// worlds` its expected award. Also the number of worlds.
     pub fn price_bids(&mut self, v: &Texas42View, rng: &mut AgentRng) -> (Vec<Tally>, usize) {
+        let (tallies, awards) = self.price_bids_by_world(v, rng);
+        (tallies, awards.copies.iter().sum::<u32>() as usize)
+    }
+
+    /// [`SearchAgent::price_bids`] with every bid's award in every distinct
+    /// world.
+    pub fn price_bids_by_world(&mut self, v: &Texas42View, rng: &mut AgentRng) -> (Vec<Tally>, WorldAwards) {
         let worlds = self.worlds(v, rng);
         let exact = match self.settings.continuation {
             Continuation::Policy { exact } => exact,
             Continuation::Solver => DEFAULT_EXACT_TRICKS,
         };
-        (self.playouts(exact).scores(v, &worlds, v.legal), worlds.len())
+        self.playouts(exact).awards(v, &worlds, v.legal)
     }
 
-    /// `bidding=playout`: the bid with the best expected award (then the most
-    /// worlds won; ties to the lowest id).
-    fn bid_by_price(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
-        let (tallies, worlds) = self.price_bids(v, rng);
-        let scores = ranked(tallies.iter().map(|t| (t.action, 0, t.award)));
-        let n = worlds.max(1) as f64;
+    /// `bidding=playout`'s bid: the one with the best value by
+    /// [`cautious_values`] (ties to the lowest id), with its [`Tally`].
+    pub fn priced_bid(&mut self, v: &Texas42View, rng: &mut AgentRng) -> (Tally, Explained) {
+        let (tallies, awards) = self.price_bids_by_world(v, rng);
+        let values = cautious_values(&tallies, &awards, self.settings.caution);
+        let best = best_value(&values);
+        let worlds: u32 = awards.copies.iter().sum();
         let unit = if v.rules.scoring == Scoring::Marks { "marks" } else { "game points" };
-        Explained {
-            action: scores[0].0,
+        let unit = if tallies.iter().any(|t| t.action == PASS) {
+            format!(
+                "{unit} your side gains minus the other side's, over passing, mean over {worlds} sampled worlds less \
+                 {} standard errors",
+                self.settings.caution
+            )
+        } else {
+            format!("{unit} your side gains minus the other side's, mean over {worlds} sampled worlds")
+        };
+        let mut order: Vec<usize> = (0..tallies.len()).collect();
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+        let explained = Explained {
+            action: tallies[best].action,
             values: Some(ActionValues {
-                unit: format!("{unit} your side gains minus the other side's, mean over {worlds} sampled worlds"),
-                values: scores.iter().map(|&(a, _, award)| (a, award as f64 / n)).collect(),
+                unit,
+                values: order.iter().map(|&i| (tallies[i].action, values[i])).collect(),
             }),
-        }
+        };
+        (tallies[best], explained)
     }
 
     /// The policy playouts that value candidates in `worlds` (all at one
@@ -293,6 +322,51 @@ impl SearchAgent {
     fn playouts(&mut self, exact: u8) -> Playouts<'_> {
         Playouts { policy: self.policy.as_mut(), solver: self.pimc.solver(), obs_len: self.obs_len, exact }
     }
+}
+
+/// The value `bidding=playout` gives each priced bid (in `tallies`' order).
+///
+/// When passing is legal, a bid's value is its mean gain over passing in the
+/// same worlds (award minus the pass's award, world by world) less `caution`
+/// standard errors of that mean; the pass is worth 0. With `caution` 0 this
+/// ranks the bids as their mean awards do. When passing is not legal (a
+/// forced shaker), the mean award.
+pub fn cautious_values(tallies: &[Tally], awards: &WorldAwards, caution: f64) -> Vec<f64> {
+    let n: u32 = awards.copies.iter().sum();
+    let k = tallies.len();
+    if n == 0 || k == 0 {
+        return vec![0.0; k];
+    }
+    let nf = n as f64;
+    let pass = tallies.iter().position(|t| t.action == PASS);
+    (0..k)
+        .map(|b| {
+            let Some(pass) = pass else {
+                let sum: i64 = awards.copies.iter().enumerate().map(|(w, &c)| awards.award[w * k + b] * c as i64).sum();
+                return sum as f64 / nf;
+            };
+            let (mut sum, mut sum_sq) = (0i64, 0i64);
+            for (w, &c) in awards.copies.iter().enumerate() {
+                let d = awards.award[w * k + b] - awards.award[w * k + pass];
+                sum += d * c as i64;
+                sum_sq += d * d * c as i64;
+            }
+            let mean = sum as f64 / nf;
+            let var = ((sum_sq as f64 - sum as f64 * mean) / (nf - 1.0).max(1.0)).max(0.0);
+            mean - caution * (var / nf).sqrt()
+        })
+        .collect()
+}
+
+/// The index of the highest value (ties to the lowest index).
+fn best_value(values: &[f64]) -> usize {
+    let mut best = 0;
+    for (i, &x) in values.iter().enumerate() {
+        if x > values[best] {
+            best = i;
+        }
+    }
+    best
 }
 
 /// Systematic resampling: `n` worlds drawn from `pool` in proportion to
@@ -336,7 +410,7 @@ impl Agent<Texas42View> for SearchAgent {
             return Explained { action: legal.nth(0), values: None };
         }
         let action = match v.phase {
-            Phase::Bidding if self.settings.bidding == Bidding::Playout => return self.bid_by_price(v, rng),
+            Phase::Bidding if self.settings.bidding == Bidding::Playout => return self.priced_bid(v, rng).1,
             Phase::Bidding if self.settings.bidding == Bidding::Policy => {
                 let probs = self.policy_probs(v);
                 // The most probable bid; ties to the lowest id.

@@ -1,7 +1,7 @@
 //! Agent specs: the strings that name an agent on the command line, in the bot
 //! server and in the Python and web front ends: `random`, `heuristic`,
 //! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42),
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
 //! (Texas 42), `model:PATH`, `onnx:[observation=V:]PATH` (an ONNX network from any
 //! framework) and `exec:COMMAND` (an outside program speaking the bot protocol).
 //! Options follow the name, each after a `:` (a `,` separates the agents of a
@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 /// The valid agent specs, for error messages and `--help`.
 pub const VALID_SPECS: &str = "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, \
-     `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]` (Texas 42 only), \
+     `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]` (Texas 42 only), \
      `model:PATH` (a model directory or checkpoint), `onnx:[observation=V:]PATH` (an ONNX model folder or \
      `.onnx` file), `exec:[limit=SECONDS:]COMMAND` (an outside program speaking the bot protocol)";
 
@@ -84,6 +84,9 @@ pub struct SearchOptions {
     pub pool: u32,
     /// How bids are chosen (`bidding=policy|pimc|playout`).
     pub bidding: Bidding,
+    /// `bidding=playout`'s caution (`caution=K`), in hundredths of a standard
+    /// error: a bid gives up this much of its estimated gain over passing.
+    pub caution: u16,
     /// Weigh the sampled worlds by how likely the policy finds the other seats'
     /// actions in them (`weighted=on`), or draw them uniformly (`weighted=off`).
     pub weighted: bool,
@@ -152,6 +155,7 @@ impl Default for SearchOptions {
             worlds: DEFAULT_SEARCH_WORLDS,
             pool: 4 * DEFAULT_SEARCH_WORLDS,
             bidding: Bidding::Policy,
+            caution: 0,
             weighted: true,
             continuation: Continuation::Solver,
             model: None,
@@ -165,6 +169,7 @@ impl SearchOptions {
         let mut pool = None;
         let mut policy_continuation = false;
         let mut exact = None;
+        let mut caution = None;
         let mut rest = opts.unwrap_or("");
         let count = |key: &str, n: &str| {
             n.parse::<u32>()
@@ -197,6 +202,17 @@ impl SearchOptions {
                             .find(|b| b.name() == v)
                             .ok_or_else(|| bad(format!("`bidding` must be `policy`, `pimc` or `playout`, got `{v}`")))?
                 }
+                Some(("caution", k)) => {
+                    caution = Some(
+                        k.parse::<f64>()
+                            .ok()
+                            .filter(|k| (0.0..=10.0).contains(k))
+                            .map(|k| (k * 100.0).round() as u16)
+                            .ok_or_else(|| {
+                                bad(format!("`caution` must be a number of standard errors from 0 to 10, got `{k}`"))
+                            })?,
+                    )
+                }
                 Some(("weighted", v)) => o.weighted = switch("weighted", v, "on", "off")?,
                 Some(("continuation", v)) => policy_continuation = switch("continuation", v, "policy", "solver")?,
                 Some(("exact", k)) => {
@@ -207,7 +223,7 @@ impl SearchOptions {
                 _ => {
                     return Err(bad(format!(
                     "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc|playout`, \
-                         `weighted=on|off`, `continuation=solver|policy`, `exact=K`, `model=PATH`, each after a `:`)"
+                         `caution=K`, `weighted=on|off`, `continuation=solver|policy`, `exact=K`, `model=PATH`, each after a `:`)"
                 )))
                 }
             }
@@ -221,6 +237,12 @@ impl SearchOptions {
                 ))
             }
         };
+        if let Some(k) = caution {
+            if o.bidding != Bidding::Playout {
+                return Err(bad("`caution=K` needs `bidding=playout` (only priced bids have a standard error)".into()));
+            }
+            o.caution = k;
+        }
         o.pool = pool.unwrap_or(4 * o.worlds);
         if o.pool < o.worlds {
             return Err(bad(format!("`pool` ({}) must be at least `worlds` ({})", o.pool, o.worlds)));
@@ -233,6 +255,9 @@ impl fmt::Display for SearchOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "search:worlds={}:pool={}", self.worlds, self.pool)?;
         write!(f, ":bidding={}", self.bidding.name())?;
+        if self.caution > 0 {
+            write!(f, ":caution={}.{:02}", self.caution / 100, self.caution % 100)?;
+        }
         write!(f, ":weighted={}", if self.weighted { "on" } else { "off" })?;
         if let Continuation::Policy { exact } = self.continuation {
             write!(f, ":continuation=policy:exact={exact}")?;

@@ -102,6 +102,7 @@ fn search_specs_parse_print_and_reject_bad_options() {
             worlds: 8,
             pool: 20,
             bidding: Bidding::Pimc,
+            caution: 0,
             weighted: false,
             continuation: Continuation::Solver,
             model: Some("runs/a:b".into())
@@ -116,12 +117,18 @@ fn search_specs_parse_print_and_reject_bad_options() {
     );
     assert_eq!(spec("search:exact=0:continuation=policy"), spec("search:continuation=policy:exact=0"));
     assert_eq!(spec("search:continuation=solver"), spec("search"));
+    let cautious = spec("search:caution=1.5:bidding=playout");
+    let AgentSpec::Search(o) = &cautious else { panic!("{cautious:?}") };
+    assert_eq!((o.bidding, o.caution), (Bidding::Playout, 150));
+    assert_eq!(cautious.to_string(), "search:worlds=128:pool=512:bidding=playout:caution=1.50:weighted=on");
+    assert_eq!(spec("search:bidding=playout:caution=0"), spec("search:bidding=playout"));
     for s in [
         "search",
         "search:worlds=4",
         "search:weighted=off:model=models/texas42",
         "search:continuation=policy:exact=7:model=m",
         "search:bidding=playout:worlds=3",
+        "search:bidding=playout:caution=0.25",
         &full.to_string(),
     ] {
         let once = spec(s);
@@ -142,6 +149,12 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=policy:exact=8",
         "search:continuation=policy:exact=-1",
         "search:exact=2",
+        "search:caution=1",
+        "search:bidding=pimc:caution=1",
+        "search:bidding=playout:caution=-1",
+        "search:bidding=playout:caution=11",
+        "search:bidding=playout:caution=NaN",
+        "search:bidding=playout:caution=",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -452,6 +465,62 @@ fn priced_bidding_makes_the_bid_with_the_best_expected_award() {
             assert!(t.made <= t.contracts && t.contracts <= 4 && t.won <= 4, "{t:?}");
         }
         assert!(e.values.is_some());
+        checked += 1;
+    }
+    assert!(checked >= 6, "only {checked} bidding positions");
+}
+
+#[test]
+fn caution_values_a_bid_by_its_gain_over_passing_less_its_standard_errors() {
+    use bones_agents::playout::WorldAwards;
+    use bones_agents::search::cautious_values;
+    use bones_env::texas42::PASS;
+    let tally = |action| Tally { action, ..Tally::default() };
+    let tallies = [tally(PASS), tally(PASS + 1), tally(PASS + 2)];
+    // Three distinct worlds, the last drawn twice: the pass wins nothing, the
+    // first bid 1 in each, the second 3, -1, 3 (3 twice).
+    let awards = WorldAwards { copies: vec![1, 1, 2], award: vec![0, 1, 3, 0, 1, -1, 0, 1, 3] };
+    // Gains over passing: 1 (no spread); 2 with a variance of 12 / 3 = 4 over
+    // 4 worlds, a standard error of 1.
+    assert_eq!(cautious_values(&tallies, &awards, 0.0), vec![0.0, 1.0, 2.0]);
+    assert_eq!(cautious_values(&tallies, &awards, 1.5), vec![0.0, 1.0, 0.5]);
+    assert_eq!(cautious_values(&tallies, &awards, 3.0), vec![0.0, 1.0, -1.0]);
+    // A forced shaker cannot pass: its bids are worth their mean awards.
+    let forced = [tally(PASS + 1), tally(PASS + 2)];
+    let awards = WorldAwards { copies: vec![1, 3], award: vec![1, -1, -1, 3] };
+    assert_eq!(cautious_values(&forced, &awards, 2.0), vec![-0.5, 2.0]);
+    assert_eq!(cautious_values(&forced, &WorldAwards::default(), 2.0), vec![0.0, 0.0]);
+}
+
+#[test]
+fn a_cautious_priced_bidder_bids_its_best_cautious_value_deterministically() {
+    use bones_agents::search::cautious_values;
+    let settings =
+        SearchSettings { worlds: 6, pool: 12, bidding: Bidding::Playout, caution: 1.0, ..SearchSettings::default() };
+    let (mut a, mut b, mut c) = (agent(0.5, settings), agent(0.5, settings), agent(0.5, settings));
+    let mut checked = 0;
+    for (i, (_, v)) in seat0_positions(12).iter().enumerate() {
+        if v.phase != Phase::Bidding || v.legal.len() < 2 {
+            continue;
+        }
+        let rng = || AgentRng::seed_from_u64(i as u64);
+        let e = a.explain(v, &mut rng());
+        assert!(v.legal.contains(e.action), "position {i}: {} is not legal", e.action);
+        assert_eq!(e, c.explain(v, &mut rng()), "position {i}: the same seed bids the same");
+        let (tallies, awards) = b.price_bids_by_world(v, &mut rng());
+        let k = tallies.len();
+        assert_eq!(awards.award.len(), awards.copies.len() * k);
+        assert_eq!(awards.copies.iter().sum::<u32>(), 6);
+        for (j, t) in tallies.iter().enumerate() {
+            let sum: i64 = awards.copies.iter().enumerate().map(|(w, &n)| n as i64 * awards.award[w * k + j]).sum();
+            assert_eq!(sum, t.award, "position {i}: the worlds' awards add up to the tally's");
+        }
+        let values = cautious_values(&tallies, &awards, 1.0);
+        let plain = cautious_values(&tallies, &awards, 0.0);
+        let best = values.iter().cloned().fold(f64::MIN, f64::max);
+        let first_best = values.iter().position(|&x| x == best).unwrap();
+        assert_eq!(e.action, tallies[first_best].action, "position {i}");
+        assert!(values.iter().zip(&plain).all(|(c, p)| c <= p), "caution only lowers a bid's value");
         checked += 1;
     }
     assert!(checked >= 6, "only {checked} bidding positions");

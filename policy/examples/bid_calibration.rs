@@ -8,8 +8,9 @@
 //!
 //! ```text
 //! cargo run --release -p bones-policy --example bid_calibration -- --hands 5000
-//!     [--worlds W] [--seed S] [--threads T] [--model PATH]
+//!     [--worlds W] [--caution K] [--seed S] [--threads T] [--model PATH]
 //! ```
+//! `--caution K` bids as `search:bidding=playout:caution=K` does.
 //! Prints a Markdown table: per bin of predicted make rate, the contracts, the
 //! mean prediction, the realized make rate with its 95% (Wilson) interval;
 //! then the mean absolute gap weighted by contracts. Deterministic for a seed
@@ -44,10 +45,17 @@ struct Contract {
 /// The contracts of `hands` hands from seed `seed` on (hand `i` is dealt from
 /// seed `seed + i`): `None` for a hand thrown in or whose bid was never won in
 /// its bidder's priced worlds.
-fn play(model: &Path, worlds: u32, seed: u64, hands: impl Iterator<Item = u64>) -> Vec<(u64, Option<Contract>)> {
+fn play(
+    model: &Path,
+    worlds: u32,
+    caution: f64,
+    seed: u64,
+    hands: impl Iterator<Item = u64>,
+) -> Vec<(u64, Option<Contract>)> {
     let g = Texas42::new(Texas42Rules::STANDARD);
     let load = || PolicyAgent::load(model, "texas42", g.obs_len(), g.num_actions()).expect("the model loads");
-    let settings = SearchSettings { worlds, pool: 4 * worlds, bidding: Bidding::Playout, ..SearchSettings::default() };
+    let settings =
+        SearchSettings { worlds, pool: 4 * worlds, bidding: Bidding::Playout, caution, ..SearchSettings::default() };
     let mut bidders: Vec<SearchAgent> =
         (0..4).map(|_| SearchAgent::new(Box::new(load()), settings, g.obs_len())).collect();
     let mut player = load();
@@ -60,9 +68,7 @@ fn play(model: &Path, worlds: u32, seed: u64, hands: impl Iterator<Item = u64>) 
         while let Some(seat) = st.current_seat() {
             let v = Texas42View::from_hand(st.hand(), seat as u8);
             let a = if v.phase == Phase::Bidding && v.legal.len() > 1 {
-                let (tallies, _) = bidders[seat].price_bids(&v, &mut rng);
-                let best = tallies.iter().map(|t| t.award).max().expect("a legal bid");
-                let t = tallies.iter().find(|t| t.award == best).expect("the best bid");
+                let (t, _) = bidders[seat].priced_bid(&v, &mut rng);
                 predicted[seat] = (t.contracts > 0).then(|| t.made as f64 / t.contracts as f64);
                 t.action
             } else {
@@ -88,6 +94,7 @@ fn main() {
     let hands: u64 = arg(&args, "--hands", 5000);
     let worlds: u32 = arg(&args, "--worlds", bones_agents::spec::DEFAULT_SEARCH_WORLDS);
     let seed: u64 = arg(&args, "--seed", 1);
+    let caution: f64 = arg(&args, "--caution", 0.0);
     let threads: u64 = arg(&args, "--threads", std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
     let model: PathBuf = match args.iter().position(|a| a == "--model") {
         Some(i) => PathBuf::from(args.get(i + 1).expect("--model needs a path")),
@@ -98,7 +105,7 @@ fn main() {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let model = &model;
-                s.spawn(move || play(model, worlds, seed, (t..hands).step_by(threads as usize)))
+                s.spawn(move || play(model, worlds, caution, seed, (t..hands).step_by(threads as usize)))
             })
             .collect();
         workers.into_iter().flat_map(|w| w.join().expect("a worker finished")).collect()
@@ -107,7 +114,7 @@ fn main() {
     let contracts: Vec<Contract> = results.iter().filter_map(|r| r.1).collect();
     let unpriced = results.len() - contracts.len();
     println!(
-        "{} hands (seed {seed}), {worlds} worlds, {} contracts priced by their bidder ({unpriced} hands thrown in or \
+        "{} hands (seed {seed}), {worlds} worlds, caution {caution}, {} contracts priced by their bidder ({unpriced} hands thrown in or \
          bid at a price never won), {:.0} s",
         results.len(),
         contracts.len(),
