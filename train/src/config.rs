@@ -130,6 +130,10 @@ pub struct TrainConfig {
     pub teacher: String,
     /// Weight of the cross-entropy against the teacher's actions.
     pub teacher_coef: f32,
+    /// A label file made by `bones label` (a teacher's choices on positions of
+    /// self-play, made once); each minibatch draws as many of its rows at
+    /// random into the teacher's cross-entropy (`teacher_coef`); empty: none.
+    pub labels: String,
     /// Start the policy from these weights instead of a fresh initialisation: a
     /// model folder (`models/texas42`) or a checkpoint folder, trained for the
     /// same game with the same `hidden` and `depth`; empty: fresh. Ignored on
@@ -178,6 +182,7 @@ impl Default for TrainConfig {
             opponent: String::new(),
             teacher: String::new(),
             teacher_coef: 1.0,
+            labels: String::new(),
             init: String::new(),
         }
     }

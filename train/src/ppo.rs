@@ -18,9 +18,15 @@
 //! is selected there; a minibatch reads back one small tensor (its statistics,
 //! the gradient norm among them). On the CPU the input layer is computed from
 //! the observations' non-zero entries ([`bones_policy::sparse`]).
+//!
+//! With a label file (config `labels`, see [`crate::labels`]) each minibatch
+//! also draws as many label rows at random; they go through the same forward
+//! pass (after the rollout's rows) and count only in the teacher's
+//! cross-entropy, as decisions the teacher labelled.
 
 use crate::config::TrainConfig;
 use crate::critic::Critic;
+use crate::labels::LabelSet;
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
 use bones_policy::model::Policy;
@@ -29,6 +35,7 @@ use burn::module::{ModuleVisitor, Param};
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::prelude::*;
 use rand::seq::SliceRandom;
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 /// What one update measured (CleanRL's `losses/…`).
@@ -50,7 +57,7 @@ pub struct UpdateStats {
     /// Global gradient norm before clipping (last minibatch).
     pub grad_norm: f32,
     /// Cross-entropy of the policy against the teacher's actions (mean over the
-    /// decisions it labelled; 0 without a teacher).
+    /// decisions it labelled and the label file's rows drawn; 0 without either).
     pub teacher_loss: f32,
     /// Minibatches taken.
     pub minibatches: usize,
@@ -173,6 +180,15 @@ struct Inputs {
     obs: Option<Tensor<2>>,
     hidden: Option<Tensor<2>>,
     legal: Tensor<2, Bool>,
+    /// Label rows drawn for the minibatch, after its own rows.
+    labels: Option<LabelInputs>,
+}
+
+/// The label rows of a minibatch: their dense observations (when the input
+/// layer is dense) and legal actions; their actions are in [`Targets`].
+struct LabelInputs {
+    obs: Option<Tensor<2>>,
+    legal: Tensor<2, Bool>,
 }
 
 /// ... and what the loss compares their outputs with.
@@ -183,6 +199,8 @@ struct Targets {
     ret: Tensor<2>,
     old_v: Tensor<2>,
     teacher: Option<(Tensor<2, Int>, Tensor<2>)>,
+    /// The label rows' teacher actions (`[lb, 1]`).
+    labels: Option<Tensor<2, Int>>,
 }
 
 impl Columns {
@@ -225,6 +243,7 @@ impl Columns {
                 obs: self.obs.as_ref().map(pick),
                 hidden: self.hidden.as_ref().map(pick),
                 legal: pick(&self.legal).greater_elem(0.5),
+                labels: None,
             },
             targets: Targets {
                 act: self.act.clone().select(0, idx.clone()),
@@ -233,9 +252,27 @@ impl Columns {
                 ret: pick(&self.ret),
                 old_v: pick(&self.old_v),
                 teacher: self.teacher.as_ref().map(|(a, w)| (a.clone().select(0, idx.clone()), pick(w))),
+                labels: None,
             },
         }
     }
+}
+
+/// Adds the label rows `rows` of `labels` to a minibatch: their legal actions
+/// and teacher actions, and their dense observations unless `sparse`.
+fn add_labels(mb: &mut Minibatch, labels: &LabelSet, rows: &[usize], sparse: bool, device: &Device) {
+    let (n, na) = (rows.len(), labels.num_actions);
+    let legal: Vec<f32> = rows.iter().flat_map(|&r| labels.legal[r * na..(r + 1) * na].iter().copied()).collect();
+    let obs = (!sparse).then(|| {
+        let dense = labels.obs.select(rows).to_dense();
+        Tensor::<2>::from_data(TensorData::new(dense, [n, labels.obs.width()]), device)
+    });
+    mb.inputs.labels = Some(LabelInputs {
+        obs,
+        legal: Tensor::<2>::from_data(TensorData::new(legal, [n, na]), device).greater_elem(0.5),
+    });
+    let act: Vec<i64> = rows.iter().map(|&r| labels.action[r] as i64).collect();
+    mb.targets.labels = Some(Tensor::<2, Int>::from_data(TensorData::new(act, [n, 1]), device));
 }
 
 /// `adv` normalised to mean 0 and (sample) standard deviation 1, on the device.
@@ -308,6 +345,8 @@ pub struct Settings<'a> {
     pub lr: f64,
     /// Where the networks are.
     pub device: &'a Device,
+    /// The run's label file (config `labels`), if it has one.
+    pub labels: Option<&'a LabelSet>,
 }
 
 /// What the networks said about a minibatch.
@@ -316,6 +355,8 @@ struct Outputs {
     logp_all: Tensor<2>,
     /// The policy's value head (`[mb, 1]`).
     value: Tensor<2>,
+    /// Log-probabilities of the label rows (`[lb, num_actions]`), when drawn.
+    label_logp: Option<Tensor<2>>,
     /// The oracle critic's values (`[mb, 1]`), when there is one.
     critic_value: Option<Tensor<2>>,
 }
@@ -346,7 +387,8 @@ pub fn update(
     rng: &mut ChaCha8Rng,
     profile: &mut Profile,
 ) -> (Nets, UpdateStats) {
-    let (Batch { rollout, advantages, returns }, Settings { cfg, lr, device }) = (batch, settings);
+    let (Batch { rollout, advantages, returns }, Settings { cfg, lr, device, labels }) = (batch, settings);
+    let labels = labels.filter(|l| !l.is_empty());
     let n = rollout.len();
     let values: Vec<f32> = rollout.steps.iter().map(|t| t.value).collect();
     let mut stats = UpdateStats { explained_variance: explained_variance(&values, returns), ..UpdateStats::default() };
@@ -366,11 +408,22 @@ pub fn update(
     'epochs: for _ in 0..cfg.update_epochs {
         order.shuffle(rng);
         for mb in order.chunks(mb_size) {
+            // The label rows of this minibatch: as many as its own, drawn at random.
+            let label_rows: Vec<usize> =
+                labels.map(|l| (0..mb.len()).map(|_| rng.random_range(0..l.len())).collect()).unwrap_or_default();
             let (input, losses) = profile.time(Phase::UpdateForward, || {
-                let Minibatch { inputs, targets } = columns.select(mb, device);
-                let input = (nets.model.input_layer())
-                    .filter(|_| sparse)
-                    .map(|layer| SparseInput::forward(layer, rollout.obs.select(mb), device));
+                let mut minibatch = columns.select(mb, device);
+                if let Some(l) = labels {
+                    add_labels(&mut minibatch, l, &label_rows, sparse, device);
+                }
+                let Minibatch { inputs, targets } = minibatch;
+                let input = (nets.model.input_layer()).filter(|_| sparse).map(|layer| {
+                    let mut rows = rollout.obs.select(mb);
+                    for &r in &label_rows {
+                        rows.push_row(&labels.expect("label rows come from the labels").obs, r);
+                    }
+                    SparseInput::forward(layer, rows, device)
+                });
                 let outputs = forward(&nets, inputs, input.as_ref());
                 (input, ppo_loss(outputs, targets, cfg))
             });
@@ -396,19 +449,34 @@ pub fn update(
 }
 
 /// The networks' outputs for a minibatch: the policy through the sparse input
-/// layer's output when `input` is given, else on the dense observations; the
-/// critic on the dense observations and the hidden hands.
+/// layer's output when `input` is given (the label rows' included), else on
+/// the dense observations; the critic on the dense observations and the
+/// hidden hands of the minibatch's own rows.
 fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs {
-    let Inputs { obs, hidden, legal } = inputs;
+    let Inputs { obs, hidden, legal, labels } = inputs;
     let critic_value = nets.critic.as_ref().map(|c| {
         let dense = obs.clone().expect("dense observations for the critic");
         c.forward(dense, hidden.expect("the critic's hidden-hand inputs"))
     });
+    let n = legal.dims()[0];
+    let (legal, dense) = match labels {
+        Some(l) => (Tensor::cat(vec![legal, l.legal], 0), obs.zip(l.obs).map(|(o, lo)| Tensor::cat(vec![o, lo], 0))),
+        None => (legal, obs),
+    };
     let (logp_all, value) = match input {
         Some(input) => nets.model.masked_from_input_layer(input.output(), legal),
-        None => nets.model.masked(obs.expect("dense observations"), legal),
+        None => nets.model.masked(dense.expect("dense observations"), legal),
     };
-    Outputs { logp_all, value, critic_value }
+    let total = logp_all.dims()[0];
+    if total == n {
+        return Outputs { logp_all, value, critic_value, label_logp: None };
+    }
+    Outputs {
+        label_logp: Some(logp_all.clone().narrow(0, n, total - n)),
+        logp_all: logp_all.narrow(0, 0, n),
+        value: value.narrow(0, 0, n),
+        critic_value,
+    }
 }
 
 /// The PPO loss of a minibatch, as in CleanRL's ppo.py: the clipped surrogate
@@ -418,8 +486,8 @@ fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs 
 /// unclipped one towards the same returns), plus `teacher_coef` × the
 /// cross-entropy against the teacher's actions where it gave one.
 fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
-    let Outputs { logp_all, value, critic_value } = outputs;
-    let Targets { act, old_logp, adv, ret, old_v, teacher } = targets;
+    let Outputs { logp_all, value, critic_value, label_logp } = outputs;
+    let Targets { act, old_logp, adv, ret, old_v, teacher, labels } = targets;
     let adv = if cfg.norm_adv { normalise(adv) } else { adv };
     let logp = logp_all.clone().gather(1, act);
     let logratio = logp - old_logp;
@@ -439,11 +507,19 @@ fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
         Some(cv) => (value_loss(cv, ret.clone(), clip), Some(value_loss(value, ret, None))),
         None => (value_loss(value, ret, clip), None),
     };
-    // Imitation of the teacher: cross-entropy over the labelled decisions.
-    let teacher_loss = teacher.map(|(t_act, labelled)| {
-        let nll = logp_all.clone().gather(1, t_act).neg() * labelled.clone();
-        nll.sum() / labelled.sum().clamp_min(1.0)
+    // Imitation of the teacher: cross-entropy over the labelled decisions
+    // and the label file's rows together.
+    let live = teacher
+        .map(|(t_act, labelled)| ((logp_all.clone().gather(1, t_act).neg() * labelled.clone()).sum(), labelled.sum()));
+    let drawn = label_logp.zip(labels).map(|(lp, l_act)| {
+        let rows = l_act.dims()[0] as f32;
+        (lp.gather(1, l_act).neg().sum(), Tensor::<1>::from_floats([rows], &logp_all.device()))
     });
+    let teacher_loss = match (live, drawn) {
+        (Some((a, n)), Some((b, m))) => Some((a + b) / (n + m).clamp_min(1.0)),
+        (Some((a, n)), None) | (None, Some((a, n))) => Some(a / n.clamp_min(1.0)),
+        (None, None) => None,
+    };
     let device = logp_all.device();
     let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
     let mut total = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
@@ -609,7 +685,7 @@ mod tests {
                 Nets { model: model.clone(), critic: None },
                 &mut optim,
                 Batch { rollout: &rollout, advantages: &adv, returns: &ret },
-                Settings { cfg: &cfg, lr: 1e-3, device: &device },
+                Settings { cfg: &cfg, lr: 1e-3, device: &device, labels: None },
                 &mut rng,
                 &mut Profile::default(),
             );
@@ -682,7 +758,7 @@ mod tests {
                 Nets { model: model.clone(), critic: None },
                 &mut optim,
                 Batch { rollout: &rollout, advantages: &adv, returns: &ret },
-                Settings { cfg: &cfg, lr: 3e-3, device: &device },
+                Settings { cfg: &cfg, lr: 3e-3, device: &device, labels: None },
                 &mut rng,
                 &mut Profile::default(),
             );
@@ -712,11 +788,85 @@ mod tests {
             Nets { model: model.clone(), critic: None },
             &mut optim,
             Batch { rollout: &plain, advantages: &adv, returns: &ret },
-            Settings { cfg: &cfg, lr: 1e-3, device: &device },
+            Settings { cfg: &cfg, lr: 1e-3, device: &device, labels: None },
             &mut ChaCha8Rng::seed_from_u64(1),
             &mut Profile::default(),
         );
         assert_eq!(stats.teacher_loss, 0.0);
+    }
+
+    /// A label set of the rows `rows` of `rollout`, each labelled with its
+    /// lowest legal action.
+    fn lowest_legal_labels(rollout: &Rollout, rows: &[usize]) -> LabelSet {
+        let na = rollout.num_actions;
+        LabelSet {
+            obs: rollout.obs.select(rows),
+            legal: rows.iter().flat_map(|&i| rollout.masks[i * na..(i + 1) * na].iter().copied()).collect(),
+            action: rows.iter().map(|&i| (0..na).find(|&a| rollout.masks[i * na + a] > 0.5).unwrap() as u8).collect(),
+            num_actions: na,
+        }
+    }
+
+    /// The mean of -log pi(label) over `labels` under `model`.
+    fn label_cross_entropy(model: &Policy, labels: &LabelSet, device: &Device) -> f32 {
+        let (n, na) = (labels.len(), labels.num_actions);
+        let obs = Tensor::<2>::from_data(TensorData::new(labels.obs.to_dense(), [n, labels.obs.width()]), device);
+        let legal = Tensor::<2>::from_data(TensorData::new(labels.legal.clone(), [n, na]), device).greater_elem(0.5);
+        let logp = model.masked(obs, legal).0.into_data().try_to_vec::<f32>().unwrap();
+        labels.action.iter().enumerate().map(|(i, &a)| -logp[i * na + a as usize]).sum::<f32>() / n as f32
+    }
+
+    #[test]
+    fn label_rows_join_the_teacher_loss_and_pull_the_policy_to_them() {
+        let device = Device::flex().autodiff();
+        let (rollout, adv, ret) = random_rollout(16, 24);
+        // Labels on positions of another rollout: none of them is in the batch.
+        let (other, _, _) = random_rollout(8, 12);
+        let labels = lowest_legal_labels(&other, &(0..other.len()).collect::<Vec<_>>());
+        let model =
+            bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let before = label_cross_entropy(&model, &labels, &device);
+        let run = |teacher_coef: f32, epochs: usize, sparse_input: bool, labels: Option<&LabelSet>| {
+            let cfg = TrainConfig {
+                update_epochs: epochs,
+                num_minibatches: 2,
+                target_kl: 0.0,
+                hidden: 64,
+                teacher_coef,
+                sparse_input,
+                ..TrainConfig::default()
+            };
+            let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
+            let (Nets { model: m, .. }, stats) = update(
+                Nets { model: model.clone(), critic: None },
+                &mut optim,
+                Batch { rollout: &rollout, advantages: &adv, returns: &ret },
+                Settings { cfg: &cfg, lr: 3e-3, device: &device, labels },
+                &mut ChaCha8Rng::seed_from_u64(1),
+                &mut Profile::default(),
+            );
+            (m, stats)
+        };
+        // The label rows go through the sparse input layer with the
+        // minibatch's own rows: the same update as the dense layer's.
+        let ((sparse, s), (dense, d)) = (run(1.0, 2, true, Some(&labels)), run(1.0, 2, false, Some(&labels)));
+        assert!(s.teacher_loss > 0.0 && (s.teacher_loss - d.teacher_loss).abs() < 1e-4, "{s:?} vs {d:?}");
+        for (i, (a, b)) in parameters(&sparse).iter().zip(parameters(&dense)).enumerate() {
+            assert!((a - b).abs() <= 1e-5, "parameter {i}: sparse {a} vs dense {b}");
+        }
+        // The labels pull the policy toward them; PPO alone (weight 0) does not.
+        let (with, _) = run(5.0, 16, true, Some(&labels));
+        let (without, stats) = run(0.0, 16, true, Some(&labels));
+        let (with, without) =
+            (label_cross_entropy(&with, &labels, &device), label_cross_entropy(&without, &labels, &device));
+        assert!(with < 0.2 * before, "cross-entropy {before} -> {with}");
+        assert!(with < without - 0.1, "with the labels {with}, without {without}");
+        assert!(stats.teacher_loss > 0.0, "the loss is reported even at weight 0");
+        // No labels and no teacher: no teacher loss, and the same update as an empty label set.
+        let empty = lowest_legal_labels(&other, &[]);
+        let ((a, plain), (b, _)) = (run(1.0, 1, true, None), run(1.0, 1, true, Some(&empty)));
+        assert_eq!(plain.teacher_loss, 0.0);
+        assert_eq!(parameters(&a), parameters(&b));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use crate::config::TrainConfig;
 use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
+use crate::labels::{LabelFile, LabelSet};
 use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
@@ -363,6 +364,8 @@ pub(crate) struct Run<G: Game> {
     /// Time per phase of the loop.
     pub(crate) profile: Profile,
     pub(crate) last_checkpoint: Option<PathBuf>,
+    /// The label file's rows (config `labels`), if any.
+    labels: Option<LabelSet>,
 }
 
 /// Held while seeding burn's random source and drawing initial weights
@@ -477,6 +480,15 @@ impl<G: Game> Run<G> {
         let device = if cfg.workers > 0 { Device::flex() } else { device };
         let crosses_devices = train_device.clone().inner() != device;
         let dims = Dims::of(&game, cfg);
+        let labels = match cfg.labels.trim() {
+            "" => None,
+            path => Some(
+                LabelFile::read(Path::new(path))
+                    .map_err(|e| TrainError::Config(format!("`labels`: {e}")))?
+                    .for_game(&game)
+                    .map_err(|e| TrainError::Config(format!("`labels`: {path}: {e}")))?,
+            ),
+        };
         let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;
@@ -496,6 +508,7 @@ impl<G: Game> Run<G> {
             pool: Vec::new(),
             pool_version: 0,
             profile: Profile::default(),
+            labels,
         };
         Ok((run, learner))
     }
@@ -605,7 +618,7 @@ impl<G: Game> Run<G> {
         let Learner { model, critic, mut optim } = learner;
         let nets = ppo::Nets { model, critic };
         let batch = ppo::Batch { rollout, advantages: &adv, returns: &ret };
-        let settings = ppo::Settings { cfg: &cfg, lr, device: &self.train_device };
+        let settings = ppo::Settings { cfg: &cfg, lr, device: &self.train_device, labels: self.labels.as_ref() };
         let (ppo::Nets { model, critic }, stats) =
             ppo::update(nets, &mut optim, batch, settings, rng, &mut self.profile);
         for (what, v) in
@@ -640,7 +653,7 @@ impl<G: Game> Run<G> {
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
-        if !self.cfg.teacher.trim().is_empty() {
+        if !self.cfg.teacher.trim().is_empty() || self.labels.is_some() {
             log.scalar("losses/teacher_loss", stats.teacher_loss, step);
         }
     }

@@ -4,6 +4,7 @@
 
 mod actor_learner;
 mod export;
+mod labels;
 mod oracle;
 mod remote;
 mod smoke;

@@ -1,0 +1,342 @@
+//! Labels: a teacher's choices on the positions of another agent's play, made
+//! once, kept in a file and read by training runs (expert iteration with a
+//! slow teacher).
+//!
+//! The config's `teacher` asks its agent at every learner decision of every
+//! rollout; a search at tens of milliseconds a decision cannot keep up with
+//! that. Instead [`make`] plays `hands` hands with the `players` agent in every
+//! seat (the network, so the positions are the ones it reaches) and asks the
+//! teacher, from the seat's view, what it would do at each seat's first
+//! `decisions` decisions with a choice in each hand (in Texas 42 those are
+//! the bid, the declaration and the first tricks, where search gains most).
+//! The players' actions are played, so the positions do not depend on the
+//! teacher. [`LabelFile::write`] keeps them (the observation, the legal
+//! actions and the teacher's action of each), and a run with
+//! `labels = "FILE"` adds, in each minibatch of each update, as many label
+//! rows drawn at random to the teacher's cross-entropy (see [`crate::ppo`]).
+//!
+//! The hands are split over `threads` threads and put back in order, and
+//! every agent's random stream depends only on the seed, the hand and the
+//! decision, so a file depends only on its options, not on the thread count.
+//!
+//! The file is [`TAG`] followed by the bincode encoding of a [`LabelFile`].
+
+use std::path::Path;
+
+use bones_agents::{Agent, AgentFailure, AgentRng, AgentSpec, SpecError, ViewOf};
+use bones_env::{Episode, Game, GameState};
+use bones_policy::sparse::SparseRows;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+/// The first bytes of a label file: its kind and format version.
+pub const TAG: &[u8; 8] = b"bonesL01";
+
+/// Mixed into the seed for the teacher's random streams (the players' use the
+/// seed as it is).
+const TEACHER_STREAM: u64 = 0x7eac_4e15;
+
+/// Why labels could not be made, written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum LabelError {
+    /// The file could not be read or written.
+    #[error("label file {path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The file is not a label file, or is damaged or inconsistent.
+    #[error("{path} is not a usable label file: {reason}")]
+    Format {
+        /// The path.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A teacher or players spec that does not parse or play the game.
+    #[error("`{role}`: {source}")]
+    Spec {
+        /// `teacher` or `players`.
+        role: &'static str,
+        /// The error.
+        source: SpecError,
+    },
+    /// The teacher or a player failed to choose (an outside program).
+    #[error("the {role} `{agent}` failed in hand {hand}: {failure}")]
+    Agent {
+        /// `teacher` or `players`.
+        role: &'static str,
+        /// The agent's spec.
+        agent: String,
+        /// The hand (its number from 0).
+        hand: u64,
+        /// What went wrong.
+        failure: AgentFailure,
+    },
+    /// Bad options.
+    #[error("{0}")]
+    Options(String),
+}
+
+/// What [`make`] labels: the teacher, the agent whose play reaches the
+/// positions, and which positions.
+#[derive(Clone, Debug)]
+pub struct LabelOptions {
+    /// The agent whose choices are the labels.
+    pub teacher: AgentSpec,
+    /// The agent playing every seat.
+    pub players: AgentSpec,
+    /// Hands (Doubles: rounds) played.
+    pub hands: u64,
+    /// Hand `i` is dealt from seed `seed + i`.
+    pub seed: u64,
+    /// Each seat's first this many decisions with a choice in each hand are
+    /// labelled (0: all of them).
+    pub decisions: u32,
+    /// Threads (the file does not depend on it).
+    pub threads: usize,
+}
+
+/// One labelled position.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LabelRow {
+    /// The seat's observation, as its non-zero entries `(index, value)`.
+    pub obs: Vec<(u32, f32)>,
+    /// The legal actions, as a bit set.
+    pub legal: u64,
+    /// The teacher's action.
+    pub action: u8,
+}
+
+/// A label file: how it was made and its rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LabelFile {
+    /// The game's name.
+    pub game: String,
+    /// The game's rules (JSON text).
+    pub rules: String,
+    /// Observation length.
+    pub obs_len: usize,
+    /// Action-space size.
+    pub num_actions: usize,
+    /// The teacher's spec.
+    pub teacher: String,
+    /// The players' spec.
+    pub players: String,
+    /// Hands played.
+    pub hands: u64,
+    /// The first hand's seed.
+    pub seed: u64,
+    /// Decisions labelled per seat and hand (0: all).
+    pub decisions: u32,
+    /// The labelled positions, hand by hand in order.
+    pub rows: Vec<LabelRow>,
+}
+
+/// Labels ready for training: the observations as sparse rows, the legal
+/// actions and the teacher's actions.
+#[derive(Clone, Debug)]
+pub struct LabelSet {
+    /// The observations.
+    pub obs: SparseRows,
+    /// The legal actions of each row, 0/1, `num_actions` per row.
+    pub legal: Vec<f32>,
+    /// The teacher's action of each row.
+    pub action: Vec<u8>,
+    /// Action-space size.
+    pub num_actions: usize,
+}
+
+impl LabelSet {
+    /// Rows.
+    pub fn len(&self) -> usize {
+        self.action.len()
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.action.is_empty()
+    }
+}
+
+/// Plays the hands of `opts` and labels their positions (see the module docs);
+/// `progress` is told each hand's number as it ends.
+pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sync)) -> Result<LabelFile, LabelError> {
+    if opts.hands == 0 || opts.threads == 0 {
+        return Err(LabelError::Options("hands and threads must be at least 1".into()));
+    }
+    let factory = bones_policy::agent::factory();
+    let build = |role: &'static str, spec: &AgentSpec| {
+        factory.build(spec, game).map_err(|source| LabelError::Spec { role, source })
+    };
+    // Build once here so a bad spec fails before any thread starts.
+    build("teacher", &opts.teacher)?;
+    build("players", &opts.players)?;
+    let threads = opts.threads.min(opts.hands as usize).max(1);
+    let mut hands: Vec<(u64, Vec<LabelRow>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let build = &build;
+                s.spawn(move || -> Result<Vec<(u64, Vec<LabelRow>)>, LabelError> {
+                    let mut teacher = build("teacher", &opts.teacher)?;
+                    let mut players = build("players", &opts.players)?;
+                    (t as u64..opts.hands)
+                        .step_by(threads)
+                        .map(|i| {
+                            let rows = label_hand(game, opts, i, teacher.as_mut(), players.as_mut())?;
+                            progress(i);
+                            Ok((i, rows))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a labelling thread finished"))
+            .collect::<Result<Vec<_>, _>>()
+            .map(|v| v.into_iter().flatten().collect())
+    })?;
+    hands.sort_by_key(|h| h.0);
+    Ok(LabelFile {
+        game: game.name().to_string(),
+        rules: game.rules_json().to_string(),
+        obs_len: game.obs_len(),
+        num_actions: game.num_actions(),
+        teacher: opts.teacher.to_string(),
+        players: opts.players.to_string(),
+        hands: opts.hands,
+        seed: opts.seed,
+        decisions: opts.decisions,
+        rows: hands.into_iter().flat_map(|h| h.1).collect(),
+    })
+}
+
+/// Hand `i` of `opts`, played by `players` in every seat, with the teacher's
+/// labels of its first decisions.
+fn label_hand<G: Game>(
+    game: &G,
+    opts: &LabelOptions,
+    i: u64,
+    teacher: &mut dyn Agent<ViewOf<G>>,
+    players: &mut dyn Agent<ViewOf<G>>,
+) -> Result<Vec<LabelRow>, LabelError> {
+    let hand_seed = opts.seed.wrapping_add(i);
+    let failed = |role: &'static str, spec: &AgentSpec| {
+        let agent = spec.to_string();
+        move |failure| LabelError::Agent { role, agent, hand: i, failure }
+    };
+    let mut st = game.new_state(hand_seed, Episode::Hand);
+    let mut made = [0u32; 4];
+    let mut rows = Vec::new();
+    let mut obs = vec![0f32; game.obs_len()];
+    let mut step = 0u64;
+    while let Some(seat) = st.current_seat() {
+        let legal = st.legal_mask();
+        let view = st.view(seat);
+        let stream =
+            |salt: u64| AgentRng::seed_from_u64(hand_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (step << 8) ^ salt);
+        if legal.len() > 1 && (opts.decisions == 0 || made[seat] < opts.decisions) {
+            made[seat] += 1;
+            let label =
+                teacher.try_act(&view, &mut stream(TEACHER_STREAM)).map_err(failed("teacher", &opts.teacher))?;
+            st.observe(seat, &mut obs);
+            rows.push(LabelRow {
+                obs: obs.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(j, &v)| (j as u32, v)).collect(),
+                legal: legal.0,
+                action: label as u8,
+            });
+        }
+        let a = players.try_act(&view, &mut stream(0)).map_err(failed("players", &opts.players))?;
+        st.apply(a)
+            .map_err(|e| LabelError::Options(format!("the players `{}` chose an illegal action: {e}", opts.players)))?;
+        step += 1;
+    }
+    Ok(rows)
+}
+
+impl LabelFile {
+    /// Writes the file (to a temporary file beside it, then renamed).
+    pub fn write(&self, path: &Path) -> Result<(), LabelError> {
+        let io = |source| LabelError::Io { path: path.display().to_string(), source };
+        let mut bytes = TAG.to_vec();
+        bincode::serde::encode_into_std_write(self, &mut bytes, bincode::config::standard())
+            .map_err(|e| LabelError::Format { path: path.display().to_string(), reason: e.to_string() })?;
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, &bytes).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Reads and checks a file written by [`LabelFile::write`].
+    pub fn read(path: &Path) -> Result<LabelFile, LabelError> {
+        let bytes =
+            std::fs::read(path).map_err(|source| LabelError::Io { path: path.display().to_string(), source })?;
+        let bad = |reason: String| LabelError::Format { path: path.display().to_string(), reason };
+        let body = bytes
+            .strip_prefix(TAG.as_slice())
+            .ok_or_else(|| bad(format!("it does not start with {:?}", std::str::from_utf8(TAG).unwrap())))?;
+        let (file, used): (LabelFile, usize) =
+            bincode::serde::decode_from_slice(body, bincode::config::standard()).map_err(|e| bad(e.to_string()))?;
+        if used != body.len() {
+            return Err(bad(format!("{} bytes follow the labels", body.len() - used)));
+        }
+        file.check().map_err(bad)?;
+        Ok(file)
+    }
+
+    /// Every row fits the header: observation indices below `obs_len`,
+    /// finite values, legal actions below `num_actions`, a legal label.
+    fn check(&self) -> Result<(), String> {
+        if self.obs_len == 0 || !(1..=64).contains(&self.num_actions) {
+            return Err(format!("observation length {} and {} actions", self.obs_len, self.num_actions));
+        }
+        for (r, row) in self.rows.iter().enumerate() {
+            if let Some(&(j, v)) = row.obs.iter().find(|(j, v)| *j as usize >= self.obs_len || !v.is_finite()) {
+                return Err(format!("row {r}: observation entry {j} = {v} (length {})", self.obs_len));
+            }
+            if self.num_actions < 64 && row.legal >> self.num_actions != 0 {
+                return Err(format!("row {r}: legal actions beyond the {} of the game", self.num_actions));
+            }
+            if row.legal >> row.action as u32 & 1 == 0 || row.action as usize >= self.num_actions {
+                return Err(format!("row {r}: the label {} is not legal", row.action));
+            }
+        }
+        Ok(())
+    }
+
+    /// The rows for training a policy of `game` (the game, its rules and its
+    /// observation must be the file's).
+    pub fn for_game<G: Game>(&self, game: &G) -> Result<LabelSet, String> {
+        if self.game != game.name() || self.obs_len != game.obs_len() || self.num_actions != game.num_actions() {
+            return Err(format!(
+                "labels of {} ({} observation floats, {} actions), the run is {} ({}, {})",
+                self.game,
+                self.obs_len,
+                self.num_actions,
+                game.name(),
+                game.obs_len(),
+                game.num_actions()
+            ));
+        }
+        if serde_json::from_str::<serde_json::Value>(&self.rules).ok() != Some(game.rules_json()) {
+            return Err(format!("labels made under the rules {}, the run plays {}", self.rules, game.rules_json()));
+        }
+        let mut obs = SparseRows::new(self.obs_len);
+        let mut dense = vec![0f32; self.obs_len];
+        let mut legal = Vec::with_capacity(self.rows.len() * self.num_actions);
+        for row in &self.rows {
+            dense.iter_mut().for_each(|x| *x = 0.0);
+            for &(j, v) in &row.obs {
+                dense[j as usize] = v;
+            }
+            obs.push_dense(&dense);
+            legal.extend((0..self.num_actions).map(|a| (row.legal >> a & 1) as f32));
+        }
+        Ok(LabelSet { obs, legal, action: self.rows.iter().map(|r| r.action).collect(), num_actions: self.num_actions })
+    }
+}
