@@ -4,12 +4,12 @@
 //!
 //! The config's `teacher` asks its agent at every learner decision of every
 //! rollout; a search at tens of milliseconds a decision cannot keep up with
-//! that. Instead [`make`] plays `hands` hands with the `players` agent in every
+//! that. Instead [`make`] plays `hands` hands with the `player` agent in every
 //! seat (the network, so the positions are the ones it reaches) and asks the
 //! teacher, from the seat's view, what it would do at each seat's first
 //! `decisions` decisions with a choice in each hand (in Texas 42 those are
 //! the bid, the declaration and the first tricks, where search gains most).
-//! The players' actions are played, so the positions do not depend on the
+//! The player's actions are played, so the positions do not depend on the
 //! teacher. [`LabelFile::write`] keeps them (the observation, the legal
 //! actions and the teacher's action of each), and a run with
 //! `labels = "FILE"` adds, in each minibatch of each update, as many label
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 /// The first bytes of a label file: its kind and format version.
 pub const TAG: &[u8; 8] = b"bonesL01";
 
-/// Mixed into the seed for the teacher's random streams (the players' use the
+/// Mixed into the seed for the teacher's random streams (the player's use the
 /// seed as it is).
 const TEACHER_STREAM: u64 = 0x7eac_4e15;
 
@@ -55,10 +55,10 @@ pub enum LabelError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A teacher or players spec that does not parse or play the game.
+    /// A teacher or player spec that does not parse or play the game.
     #[error("`{role}`: {source}")]
     Spec {
-        /// `teacher` or `players`.
+        /// `teacher` or `player`.
         role: &'static str,
         /// The error.
         source: SpecError,
@@ -66,7 +66,7 @@ pub enum LabelError {
     /// The teacher or a player failed to choose (an outside program).
     #[error("the {role} `{agent}` failed in hand {hand}: {failure}")]
     Agent {
-        /// `teacher` or `players`.
+        /// `teacher` or `player`.
         role: &'static str,
         /// The agent's spec.
         agent: String,
@@ -87,7 +87,7 @@ pub struct LabelOptions {
     /// The agent whose choices are the labels.
     pub teacher: AgentSpec,
     /// The agent playing every seat.
-    pub players: AgentSpec,
+    pub player: AgentSpec,
     /// Hands (Doubles: rounds) played.
     pub hands: u64,
     /// Hand `i` is dealt from seed `seed + i`.
@@ -123,8 +123,8 @@ pub struct LabelFile {
     pub num_actions: usize,
     /// The teacher's spec.
     pub teacher: String,
-    /// The players' spec.
-    pub players: String,
+    /// The player's spec.
+    pub player: String,
     /// Hands played.
     pub hands: u64,
     /// The first hand's seed.
@@ -173,7 +173,7 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
     };
     // Build once here so a bad spec fails before any thread starts.
     build("teacher", &opts.teacher)?;
-    build("players", &opts.players)?;
+    build("player", &opts.player)?;
     let threads = opts.threads.min(opts.hands as usize).max(1);
     let mut hands: Vec<(u64, Vec<LabelRow>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
@@ -181,11 +181,11 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
                 let build = &build;
                 s.spawn(move || -> Result<Vec<(u64, Vec<LabelRow>)>, LabelError> {
                     let mut teacher = build("teacher", &opts.teacher)?;
-                    let mut players = build("players", &opts.players)?;
+                    let mut player = build("player", &opts.player)?;
                     (t as u64..opts.hands)
                         .step_by(threads)
                         .map(|i| {
-                            let rows = label_hand(game, opts, i, teacher.as_mut(), players.as_mut())?;
+                            let rows = label_hand(game, opts, i, teacher.as_mut(), player.as_mut())?;
                             progress(i);
                             Ok((i, rows))
                         })
@@ -206,7 +206,7 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
         obs_len: game.obs_len(),
         num_actions: game.num_actions(),
         teacher: opts.teacher.to_string(),
-        players: opts.players.to_string(),
+        player: opts.player.to_string(),
         hands: opts.hands,
         seed: opts.seed,
         decisions: opts.decisions,
@@ -214,14 +214,14 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
     })
 }
 
-/// Hand `i` of `opts`, played by `players` in every seat, with the teacher's
+/// Hand `i` of `opts`, played by `player` in every seat, with the teacher's
 /// labels of its first decisions.
 fn label_hand<G: Game>(
     game: &G,
     opts: &LabelOptions,
     i: u64,
     teacher: &mut dyn Agent<ViewOf<G>>,
-    players: &mut dyn Agent<ViewOf<G>>,
+    player: &mut dyn Agent<ViewOf<G>>,
 ) -> Result<Vec<LabelRow>, LabelError> {
     let hand_seed = opts.seed.wrapping_add(i);
     let failed = |role: &'static str, spec: &AgentSpec| {
@@ -249,9 +249,9 @@ fn label_hand<G: Game>(
                 action: label as u8,
             });
         }
-        let a = players.try_act(&view, &mut stream(0)).map_err(failed("players", &opts.players))?;
+        let a = player.try_act(&view, &mut stream(0)).map_err(failed("player", &opts.player))?;
         st.apply(a)
-            .map_err(|e| LabelError::Options(format!("the players `{}` chose an illegal action: {e}", opts.players)))?;
+            .map_err(|e| LabelError::Options(format!("the player `{}` chose an illegal action: {e}", opts.player)))?;
         step += 1;
     }
     Ok(rows)

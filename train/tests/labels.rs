@@ -17,7 +17,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn options(teacher: &str, hands: u64, decisions: u32, threads: usize) -> LabelOptions {
-    LabelOptions { teacher: teacher.parse().unwrap(), players: AgentSpec::Random, hands, seed: 5, decisions, threads }
+    LabelOptions { teacher: teacher.parse().unwrap(), player: AgentSpec::Random, hands, seed: 5, decisions, threads }
 }
 
 #[test]
@@ -26,7 +26,7 @@ fn a_label_file_depends_on_its_options_not_the_thread_count_and_reads_back_as_wr
     let one = make(&game, &options("highest", 12, 3, 1), &|_| {}).unwrap();
     let three = make(&game, &options("highest", 12, 3, 3), &|_| {}).unwrap();
     assert_eq!(one, three);
-    assert_eq!((one.game.as_str(), one.teacher.as_str(), one.players.as_str()), ("doubles", "highest", "random"));
+    assert_eq!((one.game.as_str(), one.teacher.as_str(), one.player.as_str()), ("doubles", "highest", "random"));
     // At most 3 labels per seat and hand, each the teacher's legal choice.
     assert!(!one.rows.is_empty() && one.rows.len() <= 12 * 4 * 3, "{} rows", one.rows.len());
     assert!(one.rows.iter().all(|r| r.legal >> r.action & 1 == 1));

@@ -16,7 +16,7 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
     "Agent specs: {VALID_SPECS}.\n\n\
-     The players agent plays every seat of --hands hands (hand i dealt from seed --seed + i); at each \
+     The --player agent plays every seat of --hands hands (hand i dealt from seed --seed + i); at each \
      seat's first --decisions decisions with a choice in each hand (0: all), the teacher is asked what it \
      would play from that seat's view. The file holds each position's observation, legal actions and the \
      teacher's action; a training config with `labels = \"FILE\"` learns from it. The file depends only on \
@@ -30,7 +30,7 @@ pub struct LabelArgs {
     pub teacher: String,
     /// The agent playing every seat (default: the game's shipped network, `model:models/GAME`).
     #[arg(long)]
-    pub players: Option<String>,
+    pub player: Option<String>,
     /// Hands (Doubles: rounds) to play.
     #[arg(long, default_value_t = 1000)]
     pub hands: u64,
@@ -51,19 +51,18 @@ pub struct LabelArgs {
 pub fn run(args: LabelArgs) -> Result<i32> {
     let game = args.game.game()?;
     let teacher = AgentSpec::parse(&args.teacher).map_err(|e| usage(format!("--teacher: {e}")))?;
-    let players = match &args.players {
-        Some(p) => AgentSpec::parse(p).map_err(|e| usage(format!("--players: {e}")))?,
+    let player = match &args.player {
+        Some(p) => AgentSpec::parse(p).map_err(|e| usage(format!("--player: {e}")))?,
         None => AgentSpec::Model {
             path: shipped_model(&args.game.game)
-                .ok_or_else(|| usage(format!("no shipped model for {}: give --players", args.game.game)))?,
+                .ok_or_else(|| usage(format!("no shipped model for {}: give --player", args.game.game)))?,
         },
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if args.hands == 0 || threads == 0 {
         return Err(usage("--hands and --threads must be at least 1").into());
     }
-    let opts =
-        LabelOptions { teacher, players, hands: args.hands, seed: args.seed, decisions: args.decisions, threads };
+    let opts = LabelOptions { teacher, player, hands: args.hands, seed: args.seed, decisions: args.decisions, threads };
     game.visit(Label { opts: &opts, out: &args.out })?;
     Ok(0)
 }
@@ -97,7 +96,7 @@ impl GameVisitor for Label<'_> {
             file.rows.len(),
             file.teacher,
             file.hands,
-            file.players,
+            file.player,
             secs,
             file.rows.len() as f64 * 3600.0 / secs.max(1e-9),
             opts.threads,
