@@ -359,6 +359,20 @@ mod tests {
     }
 
     #[test]
+    fn every_config_file_in_configs_loads_and_validates() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+        let mut files = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let cfg = TrainConfig::from_toml(&text, &path.display().to_string()).unwrap();
+            cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            files += 1;
+        }
+        assert!(files >= 7, "{files} config files");
+    }
+
+    #[test]
     fn reward_and_critic_parse_to_enums_and_serialise_to_the_same_strings() {
         for (text, reward) in
             [("marks", RewardMode::Marks), ("points", RewardMode::Points), ("marks+points", RewardMode::MarksAndPoints)]
