@@ -284,10 +284,14 @@ impl SearchAgent {
     pub fn priced_bid(&mut self, v: &Texas42View, rng: &mut AgentRng) -> (Tally, Explained) {
         let (tallies, awards) = self.price_bids_by_world(v, rng);
         let values = cautious_values(&tallies, &awards, self.settings.caution);
-        let best = best_value(&values);
+        let mut order: Vec<usize> = (0..tallies.len()).collect();
+        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
+        let best = order[0];
+        // Without caution the explanation shows the mean awards (the same order).
+        let shown = if self.settings.caution > 0.0 { values } else { mean_awards(&awards, tallies.len()) };
         let worlds: u32 = awards.copies.iter().sum();
         let unit = if v.rules.scoring == Scoring::Marks { "marks" } else { "game points" };
-        let unit = if tallies.iter().any(|t| t.action == PASS) {
+        let unit = if self.settings.caution > 0.0 && tallies.iter().any(|t| t.action == PASS) {
             format!(
                 "{unit} your side gains minus the other side's, over passing, mean over {worlds} sampled worlds less \
                  {} standard errors",
@@ -296,14 +300,9 @@ impl SearchAgent {
         } else {
             format!("{unit} your side gains minus the other side's, mean over {worlds} sampled worlds")
         };
-        let mut order: Vec<usize> = (0..tallies.len()).collect();
-        order.sort_by(|&a, &b| values[b].total_cmp(&values[a]).then(a.cmp(&b)));
         let explained = Explained {
             action: tallies[best].action,
-            values: Some(ActionValues {
-                unit,
-                values: order.iter().map(|&i| (tallies[i].action, values[i])).collect(),
-            }),
+            values: Some(ActionValues { unit, values: order.iter().map(|&i| (tallies[i].action, shown[i])).collect() }),
         };
         (tallies[best], explained)
     }
@@ -330,21 +329,19 @@ impl SearchAgent {
 /// same worlds (award minus the pass's award, world by world) less `caution`
 /// standard errors of that mean; the pass is worth 0. With `caution` 0 this
 /// ranks the bids as their mean awards do. When passing is not legal (a
-/// forced shaker), the mean award.
+/// forced shaker), the mean award, whatever the caution. A world drawn more
+/// than once counts as that many draws in the standard error; the draws
+/// follow the worlds' weights, so with very uneven weights the error is
+/// understated.
 pub fn cautious_values(tallies: &[Tally], awards: &WorldAwards, caution: f64) -> Vec<f64> {
-    let n: u32 = awards.copies.iter().sum();
     let k = tallies.len();
-    if n == 0 || k == 0 {
-        return vec![0.0; k];
-    }
+    let n: u32 = awards.copies.iter().sum();
+    let Some(pass) = tallies.iter().position(|t| t.action == PASS).filter(|_| n > 0) else {
+        return mean_awards(awards, k);
+    };
     let nf = n as f64;
-    let pass = tallies.iter().position(|t| t.action == PASS);
     (0..k)
         .map(|b| {
-            let Some(pass) = pass else {
-                let sum: i64 = awards.copies.iter().enumerate().map(|(w, &c)| awards.award[w * k + b] * c as i64).sum();
-                return sum as f64 / nf;
-            };
             let (mut sum, mut sum_sq) = (0i64, 0i64);
             for (w, &c) in awards.copies.iter().enumerate() {
                 let d = awards.award[w * k + b] - awards.award[w * k + pass];
@@ -358,15 +355,16 @@ pub fn cautious_values(tallies: &[Tally], awards: &WorldAwards, caution: f64) ->
         .collect()
 }
 
-/// The index of the highest value (ties to the lowest index).
-fn best_value(values: &[f64]) -> usize {
-    let mut best = 0;
-    for (i, &x) in values.iter().enumerate() {
-        if x > values[best] {
-            best = i;
-        }
-    }
-    best
+/// Each of `k` candidates' mean award over the worlds of `awards` (0 without
+/// worlds).
+pub fn mean_awards(awards: &WorldAwards, k: usize) -> Vec<f64> {
+    let n: u32 = awards.copies.iter().sum();
+    (0..k)
+        .map(|b| {
+            let sum: i64 = awards.copies.iter().enumerate().map(|(w, &c)| awards.award[w * k + b] * c as i64).sum();
+            sum as f64 / n.max(1) as f64
+        })
+        .collect()
 }
 
 /// Systematic resampling: `n` worlds drawn from `pool` in proportion to

@@ -10,14 +10,15 @@ fn label_writes_the_same_file_for_any_thread_count_and_refuses_bad_specs() {
     let dir = std::env::temp_dir().join(format!("bones-label-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    let common = ["label", "--teacher", "heuristic", "--player", "random", "--hands", "6", "--decisions", "2"];
+    // The player is the shipped network (the default): each thread loads its own.
+    let common = ["label", "--teacher", "heuristic", "--hands", "6", "--decisions", "2"];
     for (name, threads) in [("one.bin", "1"), ("two.bin", "2")] {
         let mut args = common.to_vec();
         let out = file(name);
         args.extend(["--threads", threads, "--out", &out]);
         let (code, stdout, err) = bones(&args);
         assert_eq!(code, 0, "{err}");
-        assert!(stdout.contains("labels by heuristic on 6 hands played by random"), "{stdout}");
+        assert!(stdout.contains("labels by heuristic on 6 hands played by model:"), "{stdout}");
     }
     assert_eq!(std::fs::read(file("one.bin")).unwrap(), std::fs::read(file("two.bin")).unwrap());
     let labels = LabelFile::read(&dir.join("one.bin")).unwrap();

@@ -95,6 +95,7 @@ fn main() {
     let worlds: u32 = arg(&args, "--worlds", bones_agents::spec::DEFAULT_SEARCH_WORLDS);
     let seed: u64 = arg(&args, "--seed", 1);
     let caution: f64 = arg(&args, "--caution", 0.0);
+    assert!((0.0..=10.0).contains(&caution), "--caution takes 0 to 10 standard errors, as `caution=K` does");
     let threads: u64 = arg(&args, "--threads", std::thread::available_parallelism().map_or(1, |n| n.get() as u64));
     let model: PathBuf = match args.iter().position(|a| a == "--model") {
         Some(i) => PathBuf::from(args.get(i + 1).expect("--model needs a path")),

@@ -179,9 +179,17 @@ pub fn bad_choice(key: &str, value: &str, expected: &[&str]) -> String {
 
 /// Writes `bytes` to `path` atomically (a temporary file, then a rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
+    // The whole name plus the process: `a.bin` and `a.json` never share a
+    // temporary file, nor do two processes writing the same file.
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(name);
+    let written =
+        std::fs::write(&tmp, bytes).map_err(io(&tmp)).and_then(|()| std::fs::rename(&tmp, path).map_err(io(path)));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// The folder a pointer file (`latest`, `best`) under `root` names, if any.

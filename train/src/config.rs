@@ -132,7 +132,8 @@ pub struct TrainConfig {
     pub teacher_coef: f32,
     /// A label file made by `bones label` (a teacher's choices on positions of
     /// self-play, made once); each minibatch draws as many of its rows at
-    /// random into the teacher's cross-entropy (`teacher_coef`); empty: none.
+    /// random into the teacher's cross-entropy (`teacher_coef`); a path from
+    /// the working directory; empty: none.
     pub labels: String,
     /// Start the policy from these weights instead of a fresh initialisation: a
     /// model folder (`models/texas42`) or a checkpoint folder, trained for the
@@ -294,6 +295,10 @@ impl TrainConfig {
         check(self.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
         check(self.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(self.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
+        check(
+            self.labels.trim().is_empty() || self.teacher_coef > 0.0,
+            "`labels` needs `teacher_coef` above 0 (the label rows count only in the teacher's loss)",
+        )?;
         if let Some(spec) = self.opponent_spec() {
             spec.map_err(|e| format!("`opponent`: {e}"))?;
         }
@@ -364,6 +369,9 @@ mod tests {
         let mut files = 0;
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             let cfg = TrainConfig::from_toml(&text, &path.display().to_string()).unwrap();
             cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -25,9 +25,11 @@ use std::path::Path;
 
 use bones_agents::{Agent, AgentFailure, AgentRng, AgentSpec, SpecError, ViewOf};
 use bones_env::{Episode, Game, GameState};
+use bones_policy::folder::write_atomic;
 use bones_policy::sparse::SparseRows;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The first bytes of a label file: its kind and format version.
 pub const TAG: &[u8; 8] = b"bonesL01";
@@ -75,6 +77,27 @@ pub enum LabelError {
         /// What went wrong.
         failure: AgentFailure,
     },
+    /// The file could not be written.
+    #[error("label file {path}: {reason}")]
+    Write {
+        /// The path.
+        path: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The player chose an action the game refused (a bug in the agent).
+    #[error("the player `{agent}` chose an illegal action in hand {hand}: {reason}")]
+    Illegal {
+        /// The player's spec.
+        agent: String,
+        /// The hand (its number from 0).
+        hand: u64,
+        /// The game's reason.
+        reason: String,
+    },
+    /// Labelling stopped because another thread failed.
+    #[error("stopped: another labelling thread failed")]
+    Stopped,
     /// Bad options.
     #[error("{0}")]
     Options(String),
@@ -119,6 +142,8 @@ pub struct LabelFile {
     pub rules: String,
     /// Observation length.
     pub obs_len: usize,
+    /// Observation layout version (a layout change of the same length is refused).
+    pub obs_version: u32,
     /// Action-space size.
     pub num_actions: usize,
     /// The teacher's spec.
@@ -175,35 +200,55 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
     build("teacher", &opts.teacher)?;
     build("player", &opts.player)?;
     let threads = opts.threads.min(opts.hands as usize).max(1);
+    // Set by a thread that fails, so the others stop at their next hand.
+    let failed = AtomicBool::new(false);
     let mut hands: Vec<(u64, Vec<LabelRow>)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
-                let build = &build;
+                let (build, failed) = (&build, &failed);
                 s.spawn(move || -> Result<Vec<(u64, Vec<LabelRow>)>, LabelError> {
-                    let mut teacher = build("teacher", &opts.teacher)?;
-                    let mut player = build("player", &opts.player)?;
-                    (t as u64..opts.hands)
-                        .step_by(threads)
-                        .map(|i| {
-                            let rows = label_hand(game, opts, i, teacher.as_mut(), player.as_mut())?;
-                            progress(i);
-                            Ok((i, rows))
-                        })
-                        .collect()
+                    let work = || -> Result<Vec<(u64, Vec<LabelRow>)>, LabelError> {
+                        let mut teacher = build("teacher", &opts.teacher)?;
+                        let mut player = build("player", &opts.player)?;
+                        (t as u64..opts.hands)
+                            .step_by(threads)
+                            .map(|i| {
+                                if failed.load(Ordering::Relaxed) {
+                                    return Err(LabelError::Stopped);
+                                }
+                                let rows = label_hand(game, opts, i, teacher.as_mut(), player.as_mut())?;
+                                progress(i);
+                                Ok((i, rows))
+                            })
+                            .collect()
+                    };
+                    let result = work();
+                    if result.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    result
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|w| w.join().expect("a labelling thread finished"))
-            .collect::<Result<Vec<_>, _>>()
-            .map(|v| v.into_iter().flatten().collect())
+        let results: Vec<_> = workers.into_iter().map(|w| w.join().expect("a labelling thread finished")).collect();
+        // The error of the thread that failed, not of those it stopped.
+        let mut rows = Vec::new();
+        let mut stopped = None;
+        for r in results {
+            match r {
+                Ok(v) => rows.extend(v),
+                Err(LabelError::Stopped) => stopped = Some(LabelError::Stopped),
+                Err(e) => return Err(e),
+            }
+        }
+        stopped.map_or(Ok(rows), Err)
     })?;
     hands.sort_by_key(|h| h.0);
     Ok(LabelFile {
         game: game.name().to_string(),
         rules: game.rules_json().to_string(),
         obs_len: game.obs_len(),
+        obs_version: game.obs_version(),
         num_actions: game.num_actions(),
         teacher: opts.teacher.to_string(),
         player: opts.player.to_string(),
@@ -250,8 +295,11 @@ fn label_hand<G: Game>(
             });
         }
         let a = player.try_act(&view, &mut stream(0)).map_err(failed("player", &opts.player))?;
-        st.apply(a)
-            .map_err(|e| LabelError::Options(format!("the player `{}` chose an illegal action: {e}", opts.player)))?;
+        st.apply(a).map_err(|e| LabelError::Illegal {
+            agent: opts.player.to_string(),
+            hand: i,
+            reason: e.to_string(),
+        })?;
         step += 1;
     }
     Ok(rows)
@@ -260,16 +308,14 @@ fn label_hand<G: Game>(
 impl LabelFile {
     /// Writes the file (to a temporary file beside it, then renamed).
     pub fn write(&self, path: &Path) -> Result<(), LabelError> {
-        let io = |source| LabelError::Io { path: path.display().to_string(), source };
+        let failed = |reason: String| LabelError::Write { path: path.display().to_string(), reason };
         let mut bytes = TAG.to_vec();
         bincode::serde::encode_into_std_write(self, &mut bytes, bincode::config::standard())
-            .map_err(|e| LabelError::Format { path: path.display().to_string(), reason: e.to_string() })?;
+            .map_err(|e| failed(e.to_string()))?;
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
+            std::fs::create_dir_all(dir).map_err(|e| failed(e.to_string()))?;
         }
-        let tmp = path.with_extension("tmp");
-        std::fs::write(&tmp, &bytes).map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        write_atomic(path, &bytes).map_err(|e| failed(e.to_string()))
     }
 
     /// Reads and checks a file written by [`LabelFile::write`].
@@ -277,9 +323,10 @@ impl LabelFile {
         let bytes =
             std::fs::read(path).map_err(|source| LabelError::Io { path: path.display().to_string(), source })?;
         let bad = |reason: String| LabelError::Format { path: path.display().to_string(), reason };
-        let body = bytes
-            .strip_prefix(TAG.as_slice())
-            .ok_or_else(|| bad(format!("it does not start with {:?}", std::str::from_utf8(TAG).unwrap())))?;
+        let body = bytes.strip_prefix(TAG.as_slice()).ok_or_else(|| {
+            let kind = if bytes.starts_with(b"bonesL") { "a label file of another format version, " } else { "" };
+            bad(format!("{kind}it does not start with {:?}", std::str::from_utf8(TAG).unwrap()))
+        })?;
         let (file, used): (LabelFile, usize) =
             bincode::serde::decode_from_slice(body, bincode::config::standard()).map_err(|e| bad(e.to_string()))?;
         if used != body.len() {
@@ -293,7 +340,10 @@ impl LabelFile {
     /// finite values, legal actions below `num_actions`, a legal label.
     fn check(&self) -> Result<(), String> {
         if self.obs_len == 0 || !(1..=64).contains(&self.num_actions) {
-            return Err(format!("observation length {} and {} actions", self.obs_len, self.num_actions));
+            return Err(format!(
+                "observation length {} and {} actions (expected at least 1 float and 1 to 64 actions)",
+                self.obs_len, self.num_actions
+            ));
         }
         for (r, row) in self.rows.iter().enumerate() {
             if let Some(&(j, v)) = row.obs.iter().find(|(j, v)| *j as usize >= self.obs_len || !v.is_finite()) {
@@ -302,7 +352,7 @@ impl LabelFile {
             if self.num_actions < 64 && row.legal >> self.num_actions != 0 {
                 return Err(format!("row {r}: legal actions beyond the {} of the game", self.num_actions));
             }
-            if row.legal >> row.action as u32 & 1 == 0 || row.action as usize >= self.num_actions {
+            if row.action as usize >= self.num_actions || row.legal >> row.action as u32 & 1 == 0 {
                 return Err(format!("row {r}: the label {} is not legal", row.action));
             }
         }
@@ -312,13 +362,17 @@ impl LabelFile {
     /// The rows for training a policy of `game` (the game, its rules and its
     /// observation must be the file's).
     pub fn for_game<G: Game>(&self, game: &G) -> Result<LabelSet, String> {
-        if self.game != game.name() || self.obs_len != game.obs_len() || self.num_actions != game.num_actions() {
+        self.check()?;
+        let ours = (self.game.as_str(), self.obs_len, self.obs_version, self.num_actions);
+        if ours != (game.name(), game.obs_len(), game.obs_version(), game.num_actions()) {
             return Err(format!(
-                "labels of {} ({} observation floats, {} actions), the run is {} ({}, {})",
+                "labels of {} (observation v{}, {} floats; {} actions), the run is {} (v{}, {}; {})",
                 self.game,
+                self.obs_version,
                 self.obs_len,
                 self.num_actions,
                 game.name(),
+                game.obs_version(),
                 game.obs_len(),
                 game.num_actions()
             ));

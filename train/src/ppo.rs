@@ -484,7 +484,8 @@ fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs 
 /// `vf_coef` × the value loss (clipped around the rollout's values if
 /// `clip_vloss`; with an oracle critic the critic's, plus the policy head's
 /// unclipped one towards the same returns), plus `teacher_coef` × the
-/// cross-entropy against the teacher's actions where it gave one.
+/// cross-entropy against the teacher's actions where it gave one and the
+/// label rows' actions (one mean over both).
 fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
     let Outputs { logp_all, value, critic_value, label_logp } = outputs;
     let Targets { act, old_logp, adv, ret, old_v, teacher, labels } = targets;

@@ -472,14 +472,7 @@ impl<G: Game> Run<G> {
                 game.name()
             )));
         }
-        std::fs::create_dir_all(out).map_err(io_err(out))?;
-        let ck_root = out.join("checkpoints");
-        let train_device = device.clone().autodiff();
-        // The actor-learner's workers play on the CPU (the sparse input
-        // layer); only the update runs on the run's device.
-        let device = if cfg.workers > 0 { Device::flex() } else { device };
-        let crosses_devices = train_device.clone().inner() != device;
-        let dims = Dims::of(&game, cfg);
+        // A bad label file is refused before the run folder is made.
         let labels = match cfg.labels.trim() {
             "" => None,
             path => Some(
@@ -489,6 +482,14 @@ impl<G: Game> Run<G> {
                     .map_err(|e| TrainError::Config(format!("`labels`: {path}: {e}")))?,
             ),
         };
+        std::fs::create_dir_all(out).map_err(io_err(out))?;
+        let ck_root = out.join("checkpoints");
+        let train_device = device.clone().autodiff();
+        // The actor-learner's workers play on the CPU (the sparse input
+        // layer); only the update runs on the run's device.
+        let device = if cfg.workers > 0 { Device::flex() } else { device };
+        let crosses_devices = train_device.clone().inner() != device;
+        let dims = Dims::of(&game, cfg);
         let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;

@@ -36,7 +36,8 @@ fn a_label_file_depends_on_its_options_not_the_thread_count_and_reads_back_as_wr
     let path = dir.join("labels.bin");
     one.write(&path).unwrap();
     assert_eq!(LabelFile::read(&path).unwrap(), one);
-    assert!(!path.with_extension("tmp").exists(), "the temporary file was renamed");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["labels.bin"], "the temporary file was renamed");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -92,6 +93,13 @@ fn a_run_learns_its_label_file_and_refuses_a_damaged_or_foreign_one() {
     let damaged = dir.join("damaged.bin");
     std::fs::write(&damaged, &bytes).unwrap();
     assert!(fails(&damaged, "doubles").contains("not a usable label file"));
+    // A row whose label is beyond the game's actions.
+    let mut file = LabelFile::read(&labels).unwrap();
+    file.rows[0].action = 70;
+    let beyond = dir.join("beyond.bin");
+    file.write(&beyond).unwrap();
+    let e = fails(&beyond, "doubles");
+    assert!(e.contains("row 0: the label 70 is not legal"), "{e}");
     let e = fails(&labels, "texas42");
     assert!(e.contains("labels of doubles") && e.contains("the run is texas42"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
