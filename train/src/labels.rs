@@ -118,6 +118,10 @@ pub struct LabelOptions {
     /// Each seat's first this many decisions with a choice in each hand are
     /// labelled (0: all of them).
     pub decisions: u32,
+    /// Leave out the positions where the teacher's values tie at the top
+    /// (its choice among equals is only its tie rule); a teacher that gives
+    /// no values is labelled everywhere.
+    pub skip_ties: bool,
     /// Threads (the file does not depend on it).
     pub threads: usize,
 }
@@ -156,6 +160,8 @@ pub struct LabelFile {
     pub seed: u64,
     /// Decisions labelled per seat and hand (0: all).
     pub decisions: u32,
+    /// Positions where the teacher's values tied at the top were left out.
+    pub skip_ties: bool,
     /// The labelled positions, hand by hand in order.
     pub rows: Vec<LabelRow>,
 }
@@ -191,6 +197,11 @@ impl LabelSet {
 pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sync)) -> Result<LabelFile, LabelError> {
     if opts.hands == 0 || opts.threads == 0 {
         return Err(LabelError::Options("hands and threads must be at least 1".into()));
+    }
+    if opts.skip_ties && matches!(opts.teacher, AgentSpec::Exec { .. }) {
+        return Err(LabelError::Options(
+            "skipping ties needs a teacher that values its actions (pimc, search), not an outside program".into(),
+        ));
     }
     let factory = bones_policy::agent::factory();
     let build = |role: &'static str, spec: &AgentSpec| {
@@ -255,6 +266,7 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
         hands: opts.hands,
         seed: opts.seed,
         decisions: opts.decisions,
+        skip_ties: opts.skip_ties,
         rows: hands.into_iter().flat_map(|h| h.1).collect(),
     })
 }
@@ -285,14 +297,24 @@ fn label_hand<G: Game>(
             |salt: u64| AgentRng::seed_from_u64(hand_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (step << 8) ^ salt);
         if legal.len() > 1 && (opts.decisions == 0 || made[seat] < opts.decisions) {
             made[seat] += 1;
-            let label =
-                teacher.try_act(&view, &mut stream(TEACHER_STREAM)).map_err(failed("teacher", &opts.teacher))?;
-            st.observe(seat, &mut obs);
-            rows.push(LabelRow {
-                obs: obs.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(j, &v)| (j as u32, v)).collect(),
-                legal: legal.0,
-                action: label as u8,
-            });
+            let label = if opts.skip_ties {
+                let e = teacher.explain(&view, &mut stream(TEACHER_STREAM));
+                let tied = e.values.as_ref().is_some_and(|v| {
+                    let best = v.values.iter().map(|&(_, x)| x).fold(f64::NEG_INFINITY, f64::max);
+                    v.values.iter().filter(|&&(_, x)| x == best).count() > 1
+                });
+                (!tied).then_some(e.action)
+            } else {
+                Some(teacher.try_act(&view, &mut stream(TEACHER_STREAM)).map_err(failed("teacher", &opts.teacher))?)
+            };
+            if let Some(label) = label {
+                st.observe(seat, &mut obs);
+                rows.push(LabelRow {
+                    obs: obs.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(j, &v)| (j as u32, v)).collect(),
+                    legal: legal.0,
+                    action: label as u8,
+                });
+            }
         }
         let a = player.try_act(&view, &mut stream(0)).map_err(failed("player", &opts.player))?;
         st.apply(a).map_err(|e| LabelError::Illegal {

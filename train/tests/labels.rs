@@ -17,7 +17,15 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 fn options(teacher: &str, hands: u64, decisions: u32, threads: usize) -> LabelOptions {
-    LabelOptions { teacher: teacher.parse().unwrap(), player: AgentSpec::Random, hands, seed: 5, decisions, threads }
+    LabelOptions {
+        teacher: teacher.parse().unwrap(),
+        player: AgentSpec::Random,
+        hands,
+        seed: 5,
+        decisions,
+        skip_ties: false,
+        threads,
+    }
 }
 
 #[test]
@@ -30,6 +38,13 @@ fn a_label_file_depends_on_its_options_not_the_thread_count_and_reads_back_as_wr
     // At most 3 labels per seat and hand, each the teacher's legal choice.
     assert!(!one.rows.is_empty() && one.rows.len() <= 12 * 4 * 3, "{} rows", one.rows.len());
     assert!(one.rows.iter().all(|r| r.legal >> r.action & 1 == 1));
+    // Without ties: only the positions where the teacher's values single out its choice.
+    let pimc = make(&game, &options("pimc:worlds=8", 12, 3, 2), &|_| {}).unwrap();
+    let strict = make(&game, &LabelOptions { skip_ties: true, ..options("pimc:worlds=8", 12, 3, 2) }, &|_| {}).unwrap();
+    assert!(strict.skip_ties && strict.rows.len() < pimc.rows.len(), "{} of {}", strict.rows.len(), pimc.rows.len());
+    assert!(strict.rows.iter().all(|r| pimc.rows.contains(r)));
+    let e = make(&game, &LabelOptions { skip_ties: true, ..options("exec:cat", 2, 1, 1) }, &|_| {}).unwrap_err();
+    assert!(e.to_string().contains("skipping ties needs a teacher that values its actions"), "{e}");
     let all = make(&game, &options("highest", 12, 0, 2), &|_| {}).unwrap();
     assert!(all.rows.len() > one.rows.len(), "every decision: {} rows", all.rows.len());
     let dir = tmp("roundtrip");

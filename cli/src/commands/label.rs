@@ -40,6 +40,10 @@ pub struct LabelArgs {
     /// Decisions with a choice labelled per seat and hand, from the first (0: all).
     #[arg(long, default_value_t = 4)]
     pub decisions: u32,
+    /// Leave out positions where the teacher's values tie at the top (its
+    /// choice among equals is only its tie rule).
+    #[arg(long)]
+    pub skip_ties: bool,
     /// Threads (default: all cores); the file does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -62,7 +66,15 @@ pub fn run(args: LabelArgs) -> Result<i32> {
     if args.hands == 0 || threads == 0 {
         return Err(usage("--hands and --threads must be at least 1").into());
     }
-    let opts = LabelOptions { teacher, player, hands: args.hands, seed: args.seed, decisions: args.decisions, threads };
+    let opts = LabelOptions {
+        teacher,
+        player,
+        hands: args.hands,
+        seed: args.seed,
+        decisions: args.decisions,
+        skip_ties: args.skip_ties,
+        threads,
+    };
     game.visit(Label { opts: &opts, out: &args.out })?;
     Ok(0)
 }
