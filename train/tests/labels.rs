@@ -62,17 +62,7 @@ fn a_run_learns_its_label_file_and_refuses_a_damaged_or_foreign_one() {
     let labels = dir.join("highest.bin");
     make(&Doubles::default(), &options("highest", 60, 0, 2), &|_| {}).unwrap().write(&labels).unwrap();
     // As the live teacher's test: `highest` is easy to imitate.
-    let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.game = "doubles".into();
-    cfg.total_hands = 300;
-    cfg.num_envs = 16;
-    cfg.num_steps = 32;
-    cfg.hidden = 64;
-    cfg.reward_scale = 0.01;
-    cfg.learning_rate = 3e-3;
-    cfg.ent_coef = 0.0;
-    cfg.labels = labels.display().to_string();
-    cfg.teacher_coef = 5.0;
+    let cfg = TrainConfig { labels: labels.display().to_string(), ..crate::smoke::imitation_config() };
     let out = dir.join("run");
     let summary = train(Doubles::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     let loss = &read_scalars(&out).unwrap()["losses/teacher_loss"];

@@ -111,10 +111,9 @@ fn resume_without_a_checkpoint_is_a_clear_error() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-#[test]
-fn a_teacher_run_learns_to_imitate_its_teacher() {
-    // Doubles with `highest` as the teacher (the legal domino with the most
-    // pips: easy to imitate): the cross-entropy against its choices falls.
+/// A short Doubles run that learns fast from a teacher's labels (with
+/// `teacher_coef` 5 and no entropy bonus), for the imitation tests.
+pub fn imitation_config() -> TrainConfig {
     let mut cfg = TrainConfig::load("smoke").unwrap();
     cfg.game = "doubles".into();
     cfg.total_hands = 300;
@@ -124,8 +123,16 @@ fn a_teacher_run_learns_to_imitate_its_teacher() {
     cfg.reward_scale = 0.01;
     cfg.learning_rate = 3e-3;
     cfg.ent_coef = 0.0;
-    cfg.teacher = "highest".into();
     cfg.teacher_coef = 5.0;
+    cfg
+}
+
+#[test]
+fn a_teacher_run_learns_to_imitate_its_teacher() {
+    // Doubles with `highest` as the teacher (the legal domino with the most
+    // pips: easy to imitate): the cross-entropy against its choices falls.
+    let mut cfg = imitation_config();
+    cfg.teacher = "highest".into();
     let out = tmp("teacher");
     let summary = train(Doubles::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     let scalars = read_scalars(&out).unwrap();
