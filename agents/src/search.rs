@@ -335,22 +335,14 @@ impl SearchAgent {
 /// understated.
 pub fn cautious_values(tallies: &[Tally], awards: &WorldAwards, caution: f64) -> Vec<f64> {
     let k = tallies.len();
-    let n: u32 = awards.copies.iter().sum();
-    let Some(pass) = tallies.iter().position(|t| t.action == PASS).filter(|_| n > 0) else {
-        return mean_awards(awards, k);
-    };
-    let nf = n as f64;
+    let pass = tallies.iter().position(|t| t.action == PASS);
     (0..k)
-        .map(|b| {
-            let (mut sum, mut sum_sq) = (0i64, 0i64);
-            for (w, &c) in awards.copies.iter().enumerate() {
-                let d = awards.award[w * k + b] - awards.award[w * k + pass];
-                sum += d * c as i64;
-                sum_sq += d * d * c as i64;
+        .map(|b| match pass {
+            Some(pass) => {
+                let (mean, se) = mean_and_error(awards, k, b, Some(pass));
+                mean - caution * se
             }
-            let mean = sum as f64 / nf;
-            let var = ((sum_sq as f64 - sum as f64 * mean) / (nf - 1.0).max(1.0)).max(0.0);
-            mean - caution * (var / nf).sqrt()
+            None => mean_and_error(awards, k, b, None).0,
         })
         .collect()
 }
@@ -358,13 +350,27 @@ pub fn cautious_values(tallies: &[Tally], awards: &WorldAwards, caution: f64) ->
 /// Each of `k` candidates' mean award over the worlds of `awards` (0 without
 /// worlds).
 pub fn mean_awards(awards: &WorldAwards, k: usize) -> Vec<f64> {
+    (0..k).map(|b| mean_and_error(awards, k, b, None).0).collect()
+}
+
+/// The mean over the worlds of candidate `b`'s award, less candidate
+/// `baseline`'s in the same world when given, and the standard error of that
+/// mean (a world drawn `c` times counts as `c` draws); 0 and 0 without worlds.
+fn mean_and_error(awards: &WorldAwards, k: usize, b: usize, baseline: Option<usize>) -> (f64, f64) {
     let n: u32 = awards.copies.iter().sum();
-    (0..k)
-        .map(|b| {
-            let sum: i64 = awards.copies.iter().enumerate().map(|(w, &c)| awards.award[w * k + b] * c as i64).sum();
-            sum as f64 / n.max(1) as f64
-        })
-        .collect()
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let (mut sum, mut sum_sq) = (0i64, 0i64);
+    for (w, &c) in awards.copies.iter().enumerate() {
+        let d = awards.award[w * k + b] - baseline.map_or(0, |p| awards.award[w * k + p]);
+        sum += d * c as i64;
+        sum_sq += d * d * c as i64;
+    }
+    let nf = n as f64;
+    let mean = sum as f64 / nf;
+    let var = ((sum_sq as f64 - sum as f64 * mean) / (nf - 1.0).max(1.0)).max(0.0);
+    (mean, (var / nf).sqrt())
 }
 
 /// Systematic resampling: `n` worlds drawn from `pool` in proportion to
