@@ -827,7 +827,7 @@ mod tests {
         let model =
             bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let before = label_cross_entropy(&model, &labels, &device);
-        let run = |teacher_coef: f32, epochs: usize, sparse_input: bool, labels: Option<&LabelSet>| {
+        let run = |teacher_coef: f32, epochs: usize, sparse_input: bool, labels: Option<&LabelSet>, lr: f64| {
             let cfg = TrainConfig {
                 update_epochs: epochs,
                 num_minibatches: 2,
@@ -842,22 +842,25 @@ mod tests {
                 Nets { model: model.clone(), critic: None },
                 &mut optim,
                 Batch { rollout: &rollout, advantages: &adv, returns: &ret },
-                Settings { cfg: &cfg, lr: 3e-3, device: &device, labels },
+                Settings { cfg: &cfg, lr, device: &device, labels },
                 &mut ChaCha8Rng::seed_from_u64(1),
                 &mut Profile::default(),
             );
             (m, stats)
         };
         // The label rows go through the sparse input layer with the
-        // minibatch's own rows: the same update as the dense layer's.
-        let ((sparse, s), (dense, d)) = (run(1.0, 2, true, Some(&labels)), run(1.0, 2, false, Some(&labels)));
+        // minibatch's own rows: the same update as the dense layer's (at the
+        // sparse-input test's learning rate: Adam turns the layers' float
+        // rounding into steps of up to the learning rate).
+        let ((sparse, s), (dense, d)) =
+            (run(1.0, 1, true, Some(&labels), 1e-3), run(1.0, 1, false, Some(&labels), 1e-3));
         assert!(s.teacher_loss > 0.0 && (s.teacher_loss - d.teacher_loss).abs() < 1e-4, "{s:?} vs {d:?}");
         for (i, (a, b)) in parameters(&sparse).iter().zip(parameters(&dense)).enumerate() {
             assert!((a - b).abs() <= 1e-5, "parameter {i}: sparse {a} vs dense {b}");
         }
         // The labels pull the policy toward them; PPO alone (weight 0) does not.
-        let (with, _) = run(5.0, 16, true, Some(&labels));
-        let (without, stats) = run(0.0, 16, true, Some(&labels));
+        let (with, _) = run(5.0, 16, true, Some(&labels), 3e-3);
+        let (without, stats) = run(0.0, 16, true, Some(&labels), 3e-3);
         let (with, without) =
             (label_cross_entropy(&with, &labels, &device), label_cross_entropy(&without, &labels, &device));
         assert!(with < 0.2 * before, "cross-entropy {before} -> {with}");
@@ -865,7 +868,7 @@ mod tests {
         assert!(stats.teacher_loss > 0.0, "the loss is reported even at weight 0");
         // No labels and no teacher: no teacher loss, and the same update as an empty label set.
         let empty = lowest_legal_labels(&other, &[]);
-        let ((a, plain), (b, _)) = (run(1.0, 1, true, None), run(1.0, 1, true, Some(&empty)));
+        let ((a, plain), (b, _)) = (run(1.0, 1, true, None, 3e-3), run(1.0, 1, true, Some(&empty), 3e-3));
         assert_eq!(plain.teacher_loss, 0.0);
         assert_eq!(parameters(&a), parameters(&b));
     }
