@@ -1,15 +1,16 @@
 //! How often a network's greedy choice is the label, by phase of the hand: what
-//! a label file (`bones label`) would teach a Texas 42 network that it does not
-//! already do.
+//! a label file (`bones label`) would teach a network that it does not already
+//! do.
 //!
 //! ```text
 //! cargo run --release -p bones-train --example label_agreement -- LABELS.bin [MODEL]
 //! ```
-//! MODEL defaults to `models/texas42`. Prints one line per phase (bidding,
-//! declaring, playing): labels matched / labels.
+//! MODEL defaults to the file's game's shipped model (`models/GAME`). Prints one
+//! line per phase (Texas 42: bidding, declaring, playing; Doubles: one line for
+//! every decision): labels matched / labels.
 
 use bones_agents::{AgentRng, Policy};
-use bones_env::{ActionMask, Game, Texas42, Texas42Rules};
+use bones_env::ActionMask;
 use bones_policy::agent::PolicyAgent;
 use bones_train::labels::LabelFile;
 use rand::SeedableRng;
@@ -22,11 +23,10 @@ const PHASE: usize = 32;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let labels = args.get(1).expect("usage: label_agreement LABELS.bin [MODEL]");
-    let model = args.get(2).map_or("models/texas42", String::as_str);
     let file = LabelFile::read(Path::new(labels)).unwrap_or_else(|e| panic!("{e}"));
-    let game = Texas42::new(Texas42Rules::STANDARD);
-    assert_eq!(file.game, "texas42", "a Texas 42 label file");
-    let mut policy = PolicyAgent::load(Path::new(model), "texas42", game.obs_len(), game.num_actions())
+    let model = args.get(2).cloned().unwrap_or_else(|| format!("models/{}", file.game));
+    let texas42 = file.game == "texas42";
+    let mut policy = PolicyAgent::load(Path::new(&model), &file.game, file.obs_len, file.num_actions)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut rng = AgentRng::seed_from_u64(0);
     let mut agree = [[0u32; 2]; 3];
@@ -36,12 +36,19 @@ fn main() {
         for &(j, v) in &row.obs {
             obs[j as usize] = v;
         }
-        let phase = (0..3).find(|&p| obs[PHASE + p] > 0.5).expect("a decision before the hand is done");
+        let phase = match texas42 {
+            true => (0..3).find(|&p| obs[PHASE + p] > 0.5).expect("a decision before the hand is done"),
+            false => 0,
+        };
         let choice = policy.decide(&obs, ActionMask(row.legal), &mut rng);
         agree[phase][0] += (choice == row.action as usize) as u32;
         agree[phase][1] += 1;
     }
-    for (name, [matched, n]) in ["bidding", "declaring", "playing"].iter().zip(agree) {
+    let phases: &[&str] = match texas42 {
+        true => &["bidding", "declaring", "playing"],
+        false => &["every decision"],
+    };
+    for (name, [matched, n]) in phases.iter().zip(agree) {
         println!("{name}: {matched} / {n} = {:.3}", matched as f64 / n.max(1) as f64);
     }
 }
