@@ -136,7 +136,8 @@ pub struct TrainConfig {
     /// the working directory; empty: none.
     pub labels: String,
     /// Start the policy from these weights instead of a fresh initialisation: a
-    /// model folder (`models/texas42`) or a checkpoint folder, trained for the
+    /// model folder (`models/texas42`), a checkpoint folder or a run folder (its
+    /// best checkpoint, else its latest, as in `model:PATH`), trained for the
     /// same game with the same `hidden` and `depth`; empty: fresh. Ignored on
     /// `--resume` (the checkpoint has the weights).
     pub init: String,

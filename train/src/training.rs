@@ -435,7 +435,10 @@ fn load_or_init(
         optim = checkpoint::load_optim(&dir, optim)?;
         state = saved_state;
     } else if !cfg.init.trim().is_empty() {
-        let dir = Path::new(cfg.init.trim());
+        // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
+        let dir = bones_policy::agent::resolve(Path::new(cfg.init.trim()))
+            .map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
+        let dir = dir.as_path();
         let saved = checkpoint::read_config(dir)?;
         if (&saved.game, saved.hidden, saved.depth) != (&cfg.game, cfg.hidden, cfg.depth) {
             return Err(TrainError::Config(format!(

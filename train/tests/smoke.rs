@@ -207,12 +207,33 @@ fn init_starts_a_run_from_a_trained_policy() {
     let fresh_ck = checkpoint::latest(&fresh.join("checkpoints")).unwrap();
     assert_ne!(doubles_decisions(&fresh_ck), doubles_decisions(&trained));
 
+    // A run folder stands for its best checkpoint, else its latest (as `model:PATH` does).
+    let from_run = tmp("init-e");
+    train(
+        Doubles::default(),
+        &TrainConfig { init: first.display().to_string(), ..tiny.clone() },
+        &from_run,
+        false,
+        Device::flex(),
+        &mut (),
+    )
+    .unwrap();
+    let picked = bones_policy::agent::resolve(&first).unwrap();
+    assert_eq!(
+        doubles_decisions(&checkpoint::latest(&from_run.join("checkpoints")).unwrap()),
+        doubles_decisions(&picked)
+    );
+    let nowhere = TrainConfig { init: fresh.join("no-such-folder").display().to_string(), ..tiny.clone() };
+    let missing = tmp("init-f");
+    let e = train(Doubles::default(), &nowhere, &missing, false, Device::flex(), &mut ()).unwrap_err().to_string();
+    assert!(e.contains("`init`") && e.contains("no-such-folder"), "{e}");
+
     // Weights of another shape are refused with both shapes named.
     let wider = TrainConfig { hidden: cfg.hidden * 2, ..tiny };
     let refused = tmp("init-d");
     let e = train(Doubles::default(), &wider, &refused, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`init`") && e.contains("hidden=32") && e.contains("hidden=64"), "{e}");
-    for d in [first, second, fresh, refused] {
+    for d in [first, second, fresh, refused, from_run, missing] {
         let _ = std::fs::remove_dir_all(d);
     }
 }
