@@ -135,6 +135,10 @@ pub struct TrainConfig {
     /// random into the teacher's cross-entropy (`teacher_coef`); a path from
     /// the working directory; empty: none.
     pub labels: String,
+    /// Label rows each minibatch draws, per row of its own (0 < share <= 8):
+    /// below 1 each label is drawn less often (against memorizing a small
+    /// label set), above 1 more often.
+    pub label_share: f32,
     /// Start the policy from these weights instead of a fresh initialisation: a
     /// model folder (`models/texas42`), a checkpoint folder or a run folder (its
     /// best checkpoint, else its latest, as in `model:PATH`), trained for the
@@ -185,6 +189,7 @@ impl Default for TrainConfig {
             teacher: String::new(),
             teacher_coef: 1.0,
             labels: String::new(),
+            label_share: 1.0,
             init: String::new(),
         }
     }
@@ -299,6 +304,10 @@ impl TrainConfig {
         check(
             self.labels.trim().is_empty() || self.teacher_coef > 0.0,
             "`labels` needs `teacher_coef` above 0 (the label rows count only in the teacher's loss)",
+        )?;
+        check(
+            self.label_share > 0.0 && self.label_share <= 8.0,
+            "`label_share` must be above 0 and at most 8 (label rows per row of a minibatch)",
         )?;
         if let Some(spec) = self.opponent_spec() {
             spec.map_err(|e| format!("`opponent`: {e}"))?;
@@ -427,5 +436,10 @@ mod tests {
         let e = TrainConfig::from_toml("reward = \"goals\"", "x").unwrap_err().to_string();
         assert!(e.contains("`reward` must be \"marks\", \"points\" or \"marks+points\", not \"goals\""), "{e}");
         assert!(TrainConfig::load("no-such-preset").unwrap_err().to_string().contains("cpu-quick"));
+        for share in ["0.0", "-1.0", "9.0", "nan"] {
+            let e = TrainConfig::from_toml(&format!("label_share = {share}"), "x").unwrap_err().to_string();
+            assert!(e.contains("`label_share` must be above 0 and at most 8"), "{share}: {e}");
+        }
+        assert_eq!(TrainConfig::from_toml("label_share = 0.25", "x").unwrap().label_share, 0.25);
     }
 }

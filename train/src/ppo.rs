@@ -20,7 +20,8 @@
 //! the observations' non-zero entries ([`bones_policy::sparse`]).
 //!
 //! With a label file (config `labels`, see [`crate::labels`]) each minibatch
-//! also draws as many label rows at random; they go through the same forward
+//! also draws label rows at random (`label_share` per row of its own, 1 by
+//! default); they go through the same forward
 //! pass (after the rollout's rows) and count only in the teacher's
 //! cross-entropy, as decisions the teacher labelled.
 
@@ -258,6 +259,12 @@ impl Columns {
     }
 }
 
+/// How many label rows a minibatch of `rows` rows draws: `share` per row,
+/// rounded, at least one.
+fn label_draws(rows: usize, share: f32) -> usize {
+    ((rows as f64 * share as f64).round() as usize).max(1)
+}
+
 /// Adds the label rows `rows` of `labels` to a minibatch: their legal actions
 /// and teacher actions, and their dense observations unless `sparse`.
 fn add_labels(mb: &mut Minibatch, labels: &LabelSet, rows: &[usize], sparse: bool, device: &Device) {
@@ -408,9 +415,10 @@ pub fn update(
     'epochs: for _ in 0..cfg.update_epochs {
         order.shuffle(rng);
         for mb in order.chunks(mb_size) {
-            // The label rows of this minibatch: as many as its own, drawn at random.
-            let label_rows: Vec<usize> =
-                labels.map(|l| (0..mb.len()).map(|_| rng.random_range(0..l.len())).collect()).unwrap_or_default();
+            // The label rows of this minibatch: `label_share` per row of its own, drawn at random.
+            let label_rows: Vec<usize> = labels
+                .map(|l| (0..label_draws(mb.len(), cfg.label_share)).map(|_| rng.random_range(0..l.len())).collect())
+                .unwrap_or_default();
             let (input, losses) = profile.time(Phase::UpdateForward, || {
                 let mut minibatch = columns.select(mb, device);
                 if let Some(l) = labels {
@@ -827,8 +835,14 @@ mod tests {
         let model =
             bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let before = label_cross_entropy(&model, &labels, &device);
-        let run = |teacher_coef: f32, epochs: usize, sparse_input: bool, labels: Option<&LabelSet>, lr: f64| {
+        let run_shared = |label_share: f32,
+                          teacher_coef: f32,
+                          epochs: usize,
+                          sparse_input: bool,
+                          labels: Option<&LabelSet>,
+                          lr: f64| {
             let cfg = TrainConfig {
+                label_share,
                 update_epochs: epochs,
                 num_minibatches: 2,
                 target_kl: 0.0,
@@ -848,6 +862,9 @@ mod tests {
             );
             (m, stats)
         };
+        let run = |teacher_coef, epochs, sparse_input, labels, lr| {
+            run_shared(1.0, teacher_coef, epochs, sparse_input, labels, lr)
+        };
         // The label rows go through the sparse input layer with the
         // minibatch's own rows: the same update as the dense layer's (at the
         // sparse-input test's learning rate: Adam turns the layers' float
@@ -866,11 +883,23 @@ mod tests {
         assert!(with < 0.2 * before, "cross-entropy {before} -> {with}");
         assert!(with < without - 0.1, "with the labels {with}, without {without}");
         assert!(stats.teacher_loss > 0.0, "the loss is reported even at weight 0");
+        // A quarter of a label row per row: a different draw, and the labels still pull.
+        let (quarter, _) = run_shared(0.25, 5.0, 16, true, Some(&labels), 3e-3);
+        let quarter = label_cross_entropy(&quarter, &labels, &device);
+        assert!(quarter != with && quarter < without - 0.1, "a quarter share {quarter}, full {with}, none {without}");
         // No labels and no teacher: no teacher loss, and the same update as an empty label set.
         let empty = lowest_legal_labels(&other, &[]);
         let ((a, plain), (b, _)) = (run(1.0, 1, true, None, 3e-3), run(1.0, 1, true, Some(&empty), 3e-3));
         assert_eq!(plain.teacher_loss, 0.0);
         assert_eq!(parameters(&a), parameters(&b));
+    }
+
+    #[test]
+    fn label_share_sets_how_many_label_rows_a_minibatch_draws() {
+        assert_eq!(label_draws(1024, 1.0), 1024, "one per row by default: the draws of every earlier run");
+        assert_eq!(label_draws(1024, 0.25), 256);
+        assert_eq!(label_draws(10, 2.5), 25);
+        assert_eq!(label_draws(3, 0.1), 1, "at least one");
     }
 
     #[test]
