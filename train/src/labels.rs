@@ -350,7 +350,9 @@ impl LabelFile {
             bad(format!("{kind}it does not start with {:?}", std::str::from_utf8(TAG).unwrap()))
         })?;
         let (file, used): (LabelFile, usize) =
-            bincode::serde::decode_from_slice(body, bincode::config::standard()).map_err(|e| bad(e.to_string()))?;
+            bincode::serde::decode_from_slice(body, bincode::config::standard()).map_err(|e| {
+                bad(format!("its contents do not decode (a damaged file, or one from a build of `bones label` with another layout): {e}"))
+            })?;
         if used != body.len() {
             return Err(bad(format!("{} bytes follow the labels", body.len() - used)));
         }

@@ -97,7 +97,8 @@ fn a_run_learns_its_label_file_and_refuses_a_damaged_or_foreign_one() {
     bytes.truncate(TAG.len() + 40);
     let damaged = dir.join("damaged.bin");
     std::fs::write(&damaged, &bytes).unwrap();
-    assert!(fails(&damaged, "doubles").contains("not a usable label file"));
+    let e = fails(&damaged, "doubles");
+    assert!(e.contains("not a usable label file") && e.contains("do not decode"), "{e}");
     // A row whose label is beyond the game's actions.
     let mut file = LabelFile::read(&labels).unwrap();
     file.rows[0].action = 70;
