@@ -25,7 +25,9 @@ fn main() {
     let labels = args.get(1).expect("usage: label_agreement LABELS.bin [MODEL]");
     let file = LabelFile::read(Path::new(labels)).unwrap_or_else(|e| panic!("{e}"));
     let model = args.get(2).cloned().unwrap_or_else(|| format!("models/{}", file.game));
-    let texas42 = file.game == "texas42";
+    // Texas 42 by the observation's phase; any other game as one phase.
+    let phases: &[&str] =
+        if file.game == "texas42" { &["bidding", "declaring", "playing"] } else { &["every decision"] };
     let mut policy = PolicyAgent::load(Path::new(&model), &file.game, file.obs_len, file.num_actions)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut rng = AgentRng::seed_from_u64(0);
@@ -36,18 +38,14 @@ fn main() {
         for &(j, v) in &row.obs {
             obs[j as usize] = v;
         }
-        let phase = match texas42 {
-            true => (0..3).find(|&p| obs[PHASE + p] > 0.5).expect("a decision before the hand is done"),
-            false => 0,
+        let phase = match phases.len() {
+            1 => 0,
+            n => (0..n).find(|&p| obs[PHASE + p] > 0.5).expect("a decision before the hand is done"),
         };
         let choice = policy.decide(&obs, ActionMask(row.legal), &mut rng);
         agree[phase][0] += (choice == row.action as usize) as u32;
         agree[phase][1] += 1;
     }
-    let phases: &[&str] = match texas42 {
-        true => &["bidding", "declaring", "playing"],
-        false => &["every decision"],
-    };
     for (name, [matched, n]) in phases.iter().zip(agree) {
         println!("{name}: {matched} / {n} = {:.3}", matched as f64 / n.max(1) as f64);
     }

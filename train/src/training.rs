@@ -438,8 +438,7 @@ fn load_or_init(
         // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
         let dir = bones_policy::agent::resolve(Path::new(cfg.init.trim()))
             .map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
-        let dir = dir.as_path();
-        let saved = checkpoint::read_config(dir)?;
+        let saved = checkpoint::read_config(&dir)?;
         if (&saved.game, saved.hidden, saved.depth) != (&cfg.game, cfg.hidden, cfg.depth) {
             return Err(TrainError::Config(format!(
                 "`init`: {} is a {} policy with hidden={} depth={}; this config trains {} with hidden={} depth={}",
@@ -452,7 +451,7 @@ fn load_or_init(
                 cfg.depth
             )));
         }
-        model = checkpoint::load_model(dir, ol, na, train_device)?;
+        model = checkpoint::load_model(&dir, ol, na, train_device)?;
     }
     Ok((Learner { model, critic, optim }, state))
 }
