@@ -139,6 +139,11 @@ pub struct TrainConfig {
     /// below 1 each label is drawn less often (against memorizing a small
     /// label set), above 1 more often.
     pub label_share: f32,
+    /// How far the label rows' targets follow the teacher's values: 0 (the
+    /// default) is its action alone; above 0, the player's policy tilted by
+    /// `exp((q - max q) / T)`, T in the teacher's value unit (search in Texas
+    /// 42: the share of worlds won; see `labels::target`).
+    pub label_temperature: f32,
     /// Start the policy from these weights instead of a fresh initialisation: a
     /// model folder (`models/texas42`), a checkpoint folder or a run folder (its
     /// best checkpoint, else its latest, as in `model:PATH`), trained for the
@@ -190,6 +195,7 @@ impl Default for TrainConfig {
             teacher_coef: 1.0,
             labels: String::new(),
             label_share: 1.0,
+            label_temperature: 0.0,
             init: String::new(),
         }
     }
@@ -308,6 +314,10 @@ impl TrainConfig {
         check(
             self.label_share > 0.0 && self.label_share <= 8.0,
             "`label_share` must be above 0 and at most 8 (label rows per row of a minibatch)",
+        )?;
+        check(
+            self.label_temperature >= 0.0 && self.label_temperature.is_finite(),
+            "`label_temperature` must be a finite number at least 0 (in the teacher's value unit)",
         )?;
         if let Some(spec) = self.opponent_spec() {
             spec.map_err(|e| format!("`opponent`: {e}"))?;
@@ -441,5 +451,10 @@ mod tests {
             assert!(e.contains("`label_share` must be above 0 and at most 8"), "{share}: {e}");
         }
         assert_eq!(TrainConfig::from_toml("label_share = 0.25", "x").unwrap().label_share, 0.25);
+        for t in ["-0.1", "nan", "inf"] {
+            let e = TrainConfig::from_toml(&format!("label_temperature = {t}"), "x").unwrap_err().to_string();
+            assert!(e.contains("`label_temperature` must be a finite number at least 0"), "{t}: {e}");
+        }
+        assert_eq!(TrainConfig::from_toml("label_temperature = 0.05", "x").unwrap().label_temperature, 0.05);
     }
 }

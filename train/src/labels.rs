@@ -11,9 +11,17 @@
 //! the bid, the declaration and the first tricks, where search gains most).
 //! The player's actions are played, so the positions do not depend on the
 //! teacher. [`LabelFile::write`] keeps them (the observation, the legal
-//! actions and the teacher's action of each), and a run with
+//! actions, the teacher's action and the values it chose by, and the player's
+//! probabilities when the player is a network), and a run with
 //! `labels = "FILE"` adds, in each minibatch of each update, as many label
 //! rows drawn at random to the teacher's cross-entropy (see [`crate::ppo`]).
+//!
+//! The target of a row is its teacher's action, or with a `label_temperature`
+//! T above 0 the player's policy tilted by the teacher's values,
+//! `prior(a) · exp((q(a) − max q) / T)` normalised ([`LabelFile::for_game`]):
+//! the regularised policy improvement of Grill et al. (2020), which keeps the
+//! network's own preferences among actions the teacher values alike and moves
+//! it only as far as the teacher's gaps say.
 //!
 //! The hands are split over `threads` threads and put back in order, and
 //! every agent's random stream depends only on the seed, the hand and the
@@ -25,6 +33,7 @@ use std::path::Path;
 
 use bones_agents::{Agent, AgentFailure, AgentRng, AgentSpec, SpecError, ViewOf};
 use bones_env::{Episode, Game, GameState};
+use bones_policy::agent::PolicyAgent;
 use bones_policy::folder::write_atomic;
 use bones_policy::sparse::SparseRows;
 use rand::SeedableRng;
@@ -32,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The first bytes of a label file: its kind and format version.
-pub const TAG: &[u8; 8] = b"bonesL01";
+pub const TAG: &[u8; 8] = b"bonesL02";
 
 /// Mixed into the seed for the teacher's random streams (the player's use the
 /// seed as it is).
@@ -135,6 +144,12 @@ pub struct LabelRow {
     pub legal: u64,
     /// The teacher's action.
     pub action: u8,
+    /// The teacher's value of each action it weighed, in its own unit (empty
+    /// when it gives none).
+    pub values: Vec<(u8, f32)>,
+    /// The player's probability of each legal action (empty when the player
+    /// is not a network).
+    pub prior: Vec<(u8, f32)>,
 }
 
 /// A label file: how it was made and its rows.
@@ -167,15 +182,16 @@ pub struct LabelFile {
 }
 
 /// Labels ready for training: the observations as sparse rows, the legal
-/// actions and the teacher's actions.
+/// actions and the target distributions.
 #[derive(Clone, Debug)]
 pub struct LabelSet {
     /// The observations.
     pub obs: SparseRows,
     /// The legal actions of each row, 0/1, `num_actions` per row.
     pub legal: Vec<f32>,
-    /// The teacher's action of each row.
-    pub action: Vec<u8>,
+    /// The target distribution of each row over the actions, `num_actions`
+    /// per row (see [`target`]).
+    pub target: Vec<f32>,
     /// Action-space size.
     pub num_actions: usize,
 }
@@ -183,13 +199,45 @@ pub struct LabelSet {
 impl LabelSet {
     /// Rows.
     pub fn len(&self) -> usize {
-        self.action.len()
+        self.target.len() / self.num_actions.max(1)
     }
 
     /// Whether there are no rows.
     pub fn is_empty(&self) -> bool {
-        self.action.is_empty()
+        self.target.is_empty()
     }
+}
+
+/// The training target of `row` over `num_actions` actions at temperature
+/// `temperature` (in the teacher's value unit): all on the teacher's action
+/// at 0 or when it gave no values, else the player's probabilities (uniform
+/// over the legal actions without them) times `exp((q − max q) / T)`,
+/// normalised, where an action the teacher did not weigh counts as its
+/// least valued one.
+pub fn target(row: &LabelRow, num_actions: usize, temperature: f32) -> Vec<f32> {
+    let mut out = vec![0f32; num_actions];
+    if temperature <= 0.0 || row.values.is_empty() {
+        out[row.action as usize] = 1.0;
+        return out;
+    }
+    let legal = (0..num_actions).filter(|&a| row.legal >> a & 1 == 1);
+    let top = row.values.iter().map(|&(_, q)| q).fold(f32::NEG_INFINITY, f32::max);
+    let least = row.values.iter().map(|&(_, q)| q).fold(f32::INFINITY, f32::min);
+    for a in legal {
+        let q = row.values.iter().find(|v| v.0 as usize == a).map_or(least, |v| v.1);
+        let prior =
+            if row.prior.is_empty() { 1.0 } else { row.prior.iter().find(|p| p.0 as usize == a).map_or(0.0, |p| p.1) };
+        out[a] = prior * ((q - top) / temperature).exp();
+    }
+    let z: f32 = out.iter().sum();
+    if z > 0.0 && z.is_finite() {
+        out.iter_mut().for_each(|x| *x /= z);
+    } else {
+        // Every weighted action had prior 0: the teacher's action.
+        out.iter_mut().for_each(|x| *x = 0.0);
+        out[row.action as usize] = 1.0;
+    }
+    out
 }
 
 /// Plays the hands of `opts` and labels their positions (see the module docs);
@@ -210,6 +258,7 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
     // Build once here so a bad spec fails before any thread starts.
     build("teacher", &opts.teacher)?;
     build("player", &opts.player)?;
+    prior_of(game, &opts.player)?;
     let threads = opts.threads.min(opts.hands as usize).max(1);
     // Set by a thread that fails, so the others stop at their next hand.
     let failed = AtomicBool::new(false);
@@ -221,13 +270,15 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
                     let work = || -> Result<Vec<(u64, Vec<LabelRow>)>, LabelError> {
                         let mut teacher = build("teacher", &opts.teacher)?;
                         let mut player = build("player", &opts.player)?;
+                        let mut prior = prior_of(game, &opts.player)?;
                         (t as u64..opts.hands)
                             .step_by(threads)
                             .map(|i| {
                                 if failed.load(Ordering::Relaxed) {
                                     return Err(LabelError::Stopped);
                                 }
-                                let rows = label_hand(game, opts, i, teacher.as_mut(), player.as_mut())?;
+                                let rows =
+                                    label_hand(game, opts, i, teacher.as_mut(), player.as_mut(), prior.as_mut())?;
                                 progress(i);
                                 Ok((i, rows))
                             })
@@ -271,6 +322,14 @@ pub fn make<G: Game>(game: &G, opts: &LabelOptions, progress: &(dyn Fn(u64) + Sy
     })
 }
 
+/// The player's network, when it is one (`model:PATH`), for the rows' prior.
+fn prior_of<G: Game>(game: &G, player: &AgentSpec) -> Result<Option<PolicyAgent>, LabelError> {
+    let AgentSpec::Model { path } = player else { return Ok(None) };
+    PolicyAgent::load(path, game.name(), game.obs_len(), game.num_actions())
+        .map(Some)
+        .map_err(|e| LabelError::Options(format!("the player `{player}`: {e}")))
+}
+
 /// Hand `i` of `opts`, played by `player` in every seat, with the teacher's
 /// labels of its first decisions.
 fn label_hand<G: Game>(
@@ -279,6 +338,7 @@ fn label_hand<G: Game>(
     i: u64,
     teacher: &mut dyn Agent<ViewOf<G>>,
     player: &mut dyn Agent<ViewOf<G>>,
+    mut prior: Option<&mut PolicyAgent>,
 ) -> Result<Vec<LabelRow>, LabelError> {
     let hand_seed = opts.seed.wrapping_add(i);
     let failed = |role: &'static str, spec: &AgentSpec| {
@@ -297,22 +357,31 @@ fn label_hand<G: Game>(
             |salt: u64| AgentRng::seed_from_u64(hand_seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (step << 8) ^ salt);
         if legal.len() > 1 && (opts.decisions == 0 || made[seat] < opts.decisions) {
             made[seat] += 1;
-            let label = if opts.skip_ties {
-                let e = teacher.explain(&view, &mut stream(TEACHER_STREAM));
-                let tied = e.values.as_ref().is_some_and(|v| {
-                    let best = v.values.iter().map(|&(_, x)| x).fold(f64::NEG_INFINITY, f64::max);
-                    v.values.iter().filter(|&&(_, x)| x == best).count() > 1
-                });
-                (!tied).then_some(e.action)
+            // The teacher's action and its values (an outside program gives none).
+            let (label, values) = if matches!(opts.teacher, AgentSpec::Exec { .. }) {
+                (teacher.try_act(&view, &mut stream(TEACHER_STREAM)).map_err(failed("teacher", &opts.teacher))?, None)
             } else {
-                Some(teacher.try_act(&view, &mut stream(TEACHER_STREAM)).map_err(failed("teacher", &opts.teacher))?)
+                let e = teacher.explain(&view, &mut stream(TEACHER_STREAM));
+                (e.action, e.values)
             };
-            if let Some(label) = label {
+            let values: Vec<(u8, f32)> =
+                values.map_or_else(Vec::new, |v| v.values.iter().map(|&(a, q)| (a as u8, q as f32)).collect());
+            let best = values.iter().map(|&(_, q)| q).fold(f32::NEG_INFINITY, f32::max);
+            let tied = values.iter().filter(|&&(_, q)| q == best).count() > 1;
+            if !(opts.skip_ties && tied) {
                 st.observe(seat, &mut obs);
+                let prior = match prior.as_mut() {
+                    Some(p) => {
+                        p.evaluate(&obs, legal, &mut stream(0)).policy.iter().map(|&(a, x)| (a as u8, x)).collect()
+                    }
+                    None => Vec::new(),
+                };
                 rows.push(LabelRow {
                     obs: obs.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(j, &v)| (j as u32, v)).collect(),
                     legal: legal.0,
                     action: label as u8,
+                    values,
+                    prior,
                 });
             }
         }
@@ -379,13 +448,23 @@ impl LabelFile {
             if row.action as usize >= self.num_actions || row.legal >> row.action as u32 & 1 == 0 {
                 return Err(format!("row {r}: the label {} is not legal", row.action));
             }
+            let illegal = |a: u8| a as usize >= self.num_actions || row.legal >> a as u32 & 1 == 0;
+            if let Some(&(a, q)) = row.values.iter().find(|&&(a, q)| illegal(a) || !q.is_finite()) {
+                return Err(format!(
+                    "row {r}: the value {q} of action {a} (expected a finite value of a legal action)"
+                ));
+            }
+            if let Some(&(a, p)) = row.prior.iter().find(|&&(a, p)| illegal(a) || !(0.0..=1.0).contains(&p)) {
+                return Err(format!("row {r}: the prior {p} of action {a} (expected a probability of a legal action)"));
+            }
         }
         Ok(())
     }
 
     /// The rows for training a policy of `game` (the game, its rules and its
-    /// observation must be the file's).
-    pub fn for_game<G: Game>(&self, game: &G) -> Result<LabelSet, String> {
+    /// observation must be the file's), with their [`target`]s at
+    /// `temperature`.
+    pub fn for_game<G: Game>(&self, game: &G, temperature: f32) -> Result<LabelSet, String> {
         self.check()?;
         let ours = (self.game.as_str(), self.obs_len, self.obs_version, self.num_actions);
         if ours != (game.name(), game.obs_len(), game.obs_version(), game.num_actions()) {
@@ -415,6 +494,7 @@ impl LabelFile {
             obs.push_dense(&dense);
             legal.extend((0..self.num_actions).map(|a| (row.legal >> a & 1) as f32));
         }
-        Ok(LabelSet { obs, legal, action: self.rows.iter().map(|r| r.action).collect(), num_actions: self.num_actions })
+        let target = self.rows.iter().flat_map(|r| target(r, self.num_actions, temperature)).collect();
+        Ok(LabelSet { obs, legal, target, num_actions: self.num_actions })
     }
 }

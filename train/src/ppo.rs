@@ -23,7 +23,8 @@
 //! also draws label rows at random (`label_share` per row of its own, 1 by
 //! default); they go through the same forward
 //! pass (after the rollout's rows) and count only in the teacher's
-//! cross-entropy, as decisions the teacher labelled.
+//! cross-entropy, against their target distributions (the teacher's action,
+//! or with `label_temperature` the tilted policy of [`crate::labels::target`]).
 
 use crate::config::TrainConfig;
 use crate::critic::Critic;
@@ -200,8 +201,8 @@ struct Targets {
     ret: Tensor<2>,
     old_v: Tensor<2>,
     teacher: Option<(Tensor<2, Int>, Tensor<2>)>,
-    /// The label rows' teacher actions (`[lb, 1]`).
-    labels: Option<Tensor<2, Int>>,
+    /// The label rows' target distributions (`[lb, num_actions]`).
+    labels: Option<Tensor<2>>,
 }
 
 impl Columns {
@@ -266,7 +267,7 @@ fn label_draws(rows: usize, share: f32) -> usize {
 }
 
 /// Adds the label rows `rows` of `labels` to a minibatch: their legal actions
-/// and teacher actions, and their dense observations unless `sparse`.
+/// and target distributions, and their dense observations unless `sparse`.
 fn add_labels(mb: &mut Minibatch, labels: &LabelSet, rows: &[usize], sparse: bool, device: &Device) {
     let (n, na) = (rows.len(), labels.num_actions);
     let legal: Vec<f32> = rows.iter().flat_map(|&r| labels.legal[r * na..(r + 1) * na].iter().copied()).collect();
@@ -278,8 +279,8 @@ fn add_labels(mb: &mut Minibatch, labels: &LabelSet, rows: &[usize], sparse: boo
         obs,
         legal: Tensor::<2>::from_data(TensorData::new(legal, [n, na]), device).greater_elem(0.5),
     });
-    let act: Vec<i64> = rows.iter().map(|&r| labels.action[r] as i64).collect();
-    mb.targets.labels = Some(Tensor::<2, Int>::from_data(TensorData::new(act, [n, 1]), device));
+    let target: Vec<f32> = rows.iter().flat_map(|&r| labels.target[r * na..(r + 1) * na].iter().copied()).collect();
+    mb.targets.labels = Some(Tensor::<2>::from_data(TensorData::new(target, [n, na]), device));
 }
 
 /// `adv` normalised to mean 0 and (sample) standard deviation 1, on the device.
@@ -493,7 +494,7 @@ fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs 
 /// `clip_vloss`; with an oracle critic the critic's, plus the policy head's
 /// unclipped one towards the same returns), plus `teacher_coef` × the
 /// cross-entropy against the teacher's actions where it gave one and the
-/// label rows' actions (one mean over both).
+/// label rows' targets (one mean over both).
 fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
     let Outputs { logp_all, value, critic_value, label_logp } = outputs;
     let Targets { act, old_logp, adv, ret, old_v, teacher, labels } = targets;
@@ -520,9 +521,9 @@ fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
     // and the label file's rows together.
     let live = teacher
         .map(|(t_act, labelled)| ((logp_all.clone().gather(1, t_act).neg() * labelled.clone()).sum(), labelled.sum()));
-    let drawn = label_logp.zip(labels).map(|(lp, l_act)| {
-        let rows = l_act.dims()[0] as f32;
-        (lp.gather(1, l_act).neg().sum(), Tensor::<1>::from_floats([rows], &logp_all.device()))
+    let drawn = label_logp.zip(labels).map(|(lp, target)| {
+        let rows = target.dims()[0] as f32;
+        ((lp * target).sum().neg(), Tensor::<1>::from_floats([rows], &logp_all.device()))
     });
     let teacher_loss = match (live, drawn) {
         (Some((a, n)), Some((b, m))) => Some((a + b) / (n + m).clamp_min(1.0)),
@@ -807,22 +808,49 @@ mod tests {
     /// A label set of the rows `rows` of `rollout`, each labelled with its
     /// lowest legal action.
     fn lowest_legal_labels(rollout: &Rollout, rows: &[usize]) -> LabelSet {
+        split_labels(rollout, rows, 1.0)
+    }
+
+    /// A label set of the rows `rows` of `rollout` whose targets give `share`
+    /// to the lowest legal action and the rest to the next (when there is one).
+    fn split_labels(rollout: &Rollout, rows: &[usize], share: f32) -> LabelSet {
         let na = rollout.num_actions;
+        let target = rows.iter().flat_map(|&i| {
+            let mut t = vec![0f32; na];
+            let mut legal = (0..na).filter(|&a| rollout.masks[i * na + a] > 0.5);
+            let first = legal.next().unwrap();
+            match legal.next() {
+                Some(second) => (t[first], t[second]) = (share, 1.0 - share),
+                None => t[first] = 1.0,
+            }
+            t
+        });
         LabelSet {
             obs: rollout.obs.select(rows),
             legal: rows.iter().flat_map(|&i| rollout.masks[i * na..(i + 1) * na].iter().copied()).collect(),
-            action: rows.iter().map(|&i| (0..na).find(|&a| rollout.masks[i * na + a] > 0.5).unwrap() as u8).collect(),
+            target: target.collect(),
             num_actions: na,
         }
     }
 
-    /// The mean of -log pi(label) over `labels` under `model`.
+    /// The mean over `labels` of the cross-entropy of their targets under `model`.
     fn label_cross_entropy(model: &Policy, labels: &LabelSet, device: &Device) -> f32 {
         let (n, na) = (labels.len(), labels.num_actions);
         let obs = Tensor::<2>::from_data(TensorData::new(labels.obs.to_dense(), [n, labels.obs.width()]), device);
         let legal = Tensor::<2>::from_data(TensorData::new(labels.legal.clone(), [n, na]), device).greater_elem(0.5);
         let logp = model.masked(obs, legal).0.into_data().try_to_vec::<f32>().unwrap();
-        labels.action.iter().enumerate().map(|(i, &a)| -logp[i * na + a as usize]).sum::<f32>() / n as f32
+        -labels.target.iter().zip(&logp).map(|(&t, &lp)| if t > 0.0 { t * lp } else { 0.0 }).sum::<f32>() / n as f32
+    }
+
+    /// The mean over `labels` of the policy's probability of each row's
+    /// lowest legal action, under `model`.
+    fn lowest_legal_prob(model: &Policy, labels: &LabelSet, device: &Device) -> f32 {
+        let (n, na) = (labels.len(), labels.num_actions);
+        let obs = Tensor::<2>::from_data(TensorData::new(labels.obs.to_dense(), [n, labels.obs.width()]), device);
+        let legal = Tensor::<2>::from_data(TensorData::new(labels.legal.clone(), [n, na]), device).greater_elem(0.5);
+        let logp = model.masked(obs, legal).0.into_data().try_to_vec::<f32>().unwrap();
+        let lowest = |i: usize| (0..na).find(|&a| labels.legal[i * na + a] > 0.5).unwrap();
+        (0..n).map(|i| logp[i * na + lowest(i)].exp()).sum::<f32>() / n as f32
     }
 
     #[test]
@@ -876,10 +904,10 @@ mod tests {
             assert!((a - b).abs() <= 1e-5, "parameter {i}: sparse {a} vs dense {b}");
         }
         // The labels pull the policy toward them; PPO alone (weight 0) does not.
-        let (with, _) = run(5.0, 16, true, Some(&labels), 3e-3);
+        let (hard, _) = run(5.0, 16, true, Some(&labels), 3e-3);
         let (without, stats) = run(0.0, 16, true, Some(&labels), 3e-3);
         let (with, without) =
-            (label_cross_entropy(&with, &labels, &device), label_cross_entropy(&without, &labels, &device));
+            (label_cross_entropy(&hard, &labels, &device), label_cross_entropy(&without, &labels, &device));
         assert!(with < 0.2 * before, "cross-entropy {before} -> {with}");
         assert!(with < without - 0.1, "with the labels {with}, without {without}");
         assert!(stats.teacher_loss > 0.0, "the loss is reported even at weight 0");
@@ -887,6 +915,12 @@ mod tests {
         let (quarter, _) = run_shared(0.25, 5.0, 16, true, Some(&labels), 3e-3);
         let quarter = label_cross_entropy(&quarter, &labels, &device);
         assert!(quarter != with && quarter < without - 0.1, "a quarter share {quarter}, full {with}, none {without}");
+        // A target split 70/30 between two actions is learned as a split, not an argmax.
+        let split = split_labels(&other, &(0..other.len()).collect::<Vec<_>>(), 0.7);
+        let (soft, _) = run(5.0, 16, true, Some(&split), 3e-3);
+        let (p_soft, p_hard) = (lowest_legal_prob(&soft, &split, &device), lowest_legal_prob(&hard, &split, &device));
+        assert!(p_hard > 0.85, "the one-hot labels' action: {p_hard}");
+        assert!((0.5..0.8).contains(&p_soft), "the split labels' first action: {p_soft} (0.7 on the rows with two)");
         // No labels and no teacher: no teacher loss, and the same update as an empty label set.
         let empty = lowest_legal_labels(&other, &[]);
         let ((a, plain), (b, _)) = (run(1.0, 1, true, None, 3e-3), run(1.0, 1, true, Some(&empty), 3e-3));

@@ -480,7 +480,7 @@ impl<G: Game> Run<G> {
             path => Some(
                 LabelFile::read(Path::new(path))
                     .map_err(|e| TrainError::Config(format!("`labels`: {e}")))?
-                    .for_game(&game)
+                    .for_game(&game, cfg.label_temperature)
                     .map_err(|e| TrainError::Config(format!("`labels`: {path}: {e}")))?,
             ),
         };

@@ -4,7 +4,7 @@
 
 use bones_agents::AgentSpec;
 use bones_env::{Doubles, Texas42};
-use bones_train::labels::{make, LabelFile, LabelOptions, TAG};
+use bones_train::labels::{make, target, LabelFile, LabelOptions, LabelRow, TAG};
 use bones_train::log::read_scalars;
 use bones_train::{train, TrainConfig};
 use burn::prelude::Device;
@@ -92,7 +92,7 @@ fn a_run_learns_its_label_file_and_refuses_a_damaged_or_foreign_one() {
     let foreign = dir.join("foreign.bin");
     std::fs::write(&foreign, b"not labels at all").unwrap();
     let e = fails(&foreign, "doubles");
-    assert!(e.contains("not a usable label file") && e.contains("bonesL01"), "{e}");
+    assert!(e.contains("not a usable label file") && e.contains("bonesL02"), "{e}");
     let mut bytes = std::fs::read(&labels).unwrap();
     bytes.truncate(TAG.len() + 40);
     let damaged = dir.join("damaged.bin");
@@ -109,4 +109,68 @@ fn a_run_learns_its_label_file_and_refuses_a_damaged_or_foreign_one() {
     let e = fails(&labels, "texas42");
     assert!(e.contains("labels of doubles") && e.contains("the run is texas42"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_row_keeps_the_teachers_values_and_the_players_policy() {
+    let game = Doubles::default();
+    let opts = LabelOptions { player: "model:../models/doubles".parse().unwrap(), ..options("pimc:worlds=8", 6, 2, 2) };
+    let file = make(&game, &opts, &|_| {}).unwrap();
+    assert!(!file.rows.is_empty());
+    for row in &file.rows {
+        let legal = |a: u8| row.legal >> a & 1 == 1;
+        // pimc values every legal play; the player's probabilities cover the legal actions.
+        assert_eq!(row.values.len() as u32, row.legal.count_ones(), "{row:?}");
+        assert!(row.values.iter().all(|&(a, q)| legal(a) && q.is_finite()));
+        let best = row.values.iter().map(|v| v.1).fold(f32::NEG_INFINITY, f32::max);
+        assert_eq!(row.values.iter().find(|v| v.0 == row.action).unwrap().1, best, "the label is a best-valued action");
+        assert_eq!(row.prior.len() as u32, row.legal.count_ones());
+        let sum: f32 = row.prior.iter().map(|p| p.1).sum();
+        assert!(row.prior.iter().all(|&(a, _)| legal(a)) && (sum - 1.0).abs() < 1e-4, "{:?}", row.prior);
+    }
+    // A player that is not a network gives no prior; a value-less teacher no values.
+    let plain = make(&game, &options("highest", 6, 2, 2), &|_| {}).unwrap();
+    assert!(plain.rows.iter().all(|r| r.values.is_empty() && r.prior.is_empty()));
+    // A damaged value or prior is refused with its row.
+    let dir = tmp("values");
+    for (what, damage) in [
+        ("the value NaN of action", (|r: &mut LabelRow| r.values[0].1 = f32::NAN) as fn(&mut LabelRow)),
+        ("the prior 1.5 of action", |r: &mut LabelRow| r.prior[0].1 = 1.5),
+    ] {
+        let mut bad = file.clone();
+        damage(&mut bad.rows[1]);
+        bad.write(&dir.join("bad.bin")).unwrap();
+        let e = LabelFile::read(&dir.join("bad.bin")).unwrap_err().to_string();
+        assert!(e.contains(&format!("row 1: {what}")), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_target_is_the_teachers_action_or_the_prior_tilted_by_its_values() {
+    // Legal actions 1, 2 and 3; the teacher weighed 1 and 2 and chose 2.
+    let row = LabelRow {
+        obs: vec![],
+        legal: 0b1110,
+        action: 2,
+        values: vec![(2, 0.9), (1, 0.8)],
+        prior: vec![(1, 0.5), (2, 0.25), (3, 0.25)],
+    };
+    assert_eq!(target(&row, 5, 0.0), [0.0, 0.0, 1.0, 0.0, 0.0], "temperature 0: the action");
+    let t = target(&row, 5, 0.1);
+    // 0.5·e^-1, 0.25·e^0, and 3 (not weighed) as the least valued: 0.25·e^-1.
+    let w = [0.5 * (-1f32).exp(), 0.25, 0.25 * (-1f32).exp()];
+    let z: f32 = w.iter().sum();
+    for (a, want) in [(0, 0.0), (1, w[0] / z), (2, w[1] / z), (3, w[2] / z), (4, 0.0)] {
+        assert!((t[a] - want).abs() < 1e-6, "action {a}: {} vs {want}", t[a]);
+    }
+    // A cold temperature is the argmax; a hot one the prior.
+    assert!(target(&row, 5, 1e-4)[2] > 0.999);
+    let hot = target(&row, 5, 1e4);
+    assert!((hot[1] - 0.5).abs() < 1e-3 && (hot[3] - 0.25).abs() < 1e-3, "{hot:?}");
+    // Without a prior: uniform over the legal actions, tilted.
+    let flat = target(&LabelRow { prior: vec![], ..row.clone() }, 5, 0.1);
+    assert!((flat[1] - flat[3]).abs() < 1e-6 && flat[2] > flat[1] && (flat.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    // Without values: the action at any temperature.
+    assert_eq!(target(&LabelRow { values: vec![], ..row }, 5, 0.1), [0.0, 0.0, 1.0, 0.0, 0.0]);
 }
