@@ -3,16 +3,17 @@
 //! do.
 //!
 //! ```text
-//! cargo run --release -p bones-train --example label_agreement -- LABELS.bin [MODEL]
+//! cargo run --release -p bones-train --example label_agreement -- LABELS.bin [MODEL [T]]
 //! ```
 //! MODEL defaults to the file's game's shipped model (`models/GAME`). Prints one
 //! line per phase (Texas 42: bidding, declaring, playing; Doubles: one line for
-//! every decision): labels matched / labels.
+//! every decision): labels matched / labels; with a `label_temperature` T, also
+//! the mean probability the rows' priors and their targets at T give the label.
 
 use bones_agents::{AgentRng, Policy};
 use bones_env::ActionMask;
 use bones_policy::agent::PolicyAgent;
-use bones_train::labels::LabelFile;
+use bones_train::labels::{target, LabelFile};
 use rand::SeedableRng;
 use std::path::Path;
 
@@ -25,6 +26,7 @@ fn main() {
     let labels = args.get(1).expect("usage: label_agreement LABELS.bin [MODEL]");
     let file = LabelFile::read(Path::new(labels)).unwrap_or_else(|e| panic!("{e}"));
     let model = args.get(2).cloned().unwrap_or_else(|| format!("models/{}", file.game));
+    let temperature: Option<f32> = args.get(3).map(|t| t.parse().expect("a temperature (a number at least 0)"));
     // Texas 42 by the observation's phase; any other game as one phase.
     let phases: &[&str] =
         if file.game == "texas42" { &["bidding", "declaring", "playing"] } else { &["every decision"] };
@@ -32,6 +34,8 @@ fn main() {
         .unwrap_or_else(|e| panic!("{e}"));
     let mut rng = AgentRng::seed_from_u64(0);
     let mut agree = [[0u32; 2]; 3];
+    // The probability the prior and the target give the label, summed.
+    let mut on_label = [[0f64; 2]; 3];
     let mut obs = vec![0f32; file.obs_len];
     for row in &file.rows {
         obs.iter_mut().for_each(|x| *x = 0.0);
@@ -45,8 +49,21 @@ fn main() {
         let choice = policy.decide(&obs, ActionMask(row.legal), &mut rng);
         agree[phase][0] += (choice == row.action as usize) as u32;
         agree[phase][1] += 1;
+        if let Some(t) = temperature {
+            let prior = match row.prior.is_empty() {
+                true => 1.0 / row.legal.count_ones() as f32,
+                false => row.prior.iter().find(|p| p.0 == row.action).map_or(0.0, |p| p.1),
+            };
+            on_label[phase][0] += prior as f64;
+            on_label[phase][1] += target(row, file.num_actions, t)[row.action as usize] as f64;
+        }
     }
-    for (name, [matched, n]) in phases.iter().zip(agree) {
-        println!("{name}: {matched} / {n} = {:.3}", matched as f64 / n.max(1) as f64);
+    for ((name, [matched, n]), [prior, tilted]) in phases.iter().zip(agree).zip(on_label) {
+        let n = n.max(1) as f64;
+        print!("{name}: {matched} / {n} = {:.3}", matched as f64 / n);
+        match temperature {
+            Some(t) => println!("; on the label: prior {:.3}, target at {t} {:.3}", prior / n, tilted / n),
+            None => println!(),
+        }
     }
 }
