@@ -8,7 +8,8 @@
 //! MODEL defaults to the file's game's shipped model (`models/GAME`). Prints one
 //! line per phase (Texas 42: bidding, declaring, playing; Doubles: one line for
 //! every decision): labels matched / labels; with a `label_temperature` T, also
-//! the mean probability the rows' priors and their targets at T give the label.
+//! the mean probability the rows' priors and their targets at T give the label,
+//! and the share of rows whose values tie at the top.
 
 use bones_agents::{AgentRng, Policy};
 use bones_env::ActionMask;
@@ -36,6 +37,7 @@ fn main() {
     let mut agree = [[0u32; 2]; 3];
     // The probability the prior and the target give the label, summed.
     let mut on_label = [[0f64; 2]; 3];
+    let mut tied = [0u32; 3];
     let mut obs = vec![0f32; file.obs_len];
     for row in &file.rows {
         obs.iter_mut().for_each(|x| *x = 0.0);
@@ -56,13 +58,20 @@ fn main() {
             };
             on_label[phase][0] += prior as f64;
             on_label[phase][1] += target(row, file.num_actions, t)[row.action as usize] as f64;
+            let best = row.values.iter().map(|v| v.1).fold(f32::NEG_INFINITY, f32::max);
+            tied[phase] += (row.values.iter().filter(|v| v.1 == best).count() > 1) as u32;
         }
     }
-    for ((name, [matched, n]), [prior, tilted]) in phases.iter().zip(agree).zip(on_label) {
+    for (((name, [matched, n]), [prior, tilted]), tied) in phases.iter().zip(agree).zip(on_label).zip(tied) {
         let n = n.max(1) as f64;
         print!("{name}: {matched} / {n} = {:.3}", matched as f64 / n);
         match temperature {
-            Some(t) => println!("; on the label: prior {:.3}, target at {t} {:.3}", prior / n, tilted / n),
+            Some(t) => println!(
+                "; on the label: prior {:.3}, target at {t} {:.3}; tied at the top {:.3}",
+                prior / n,
+                tilted / n,
+                tied as f64 / n
+            ),
             None => println!(),
         }
     }
