@@ -364,9 +364,8 @@ fn label_hand<G: Game>(
                 let e = teacher.explain(&view, &mut stream(TEACHER_STREAM));
                 (e.action, e.values)
             };
-            let values: Vec<(u8, f32)> =
-                values.map_or_else(Vec::new, |v| v.values.iter().map(|&(a, q)| (a as u8, q as f32)).collect());
-            let best = values.iter().map(|&(_, q)| q).fold(f32::NEG_INFINITY, f32::max);
+            let values = values.map_or_else(Vec::new, |v| v.values);
+            let best = values.iter().map(|&(_, q)| q).fold(f64::NEG_INFINITY, f64::max);
             let tied = values.iter().filter(|&&(_, q)| q == best).count() > 1;
             if !(opts.skip_ties && tied) {
                 st.observe(seat, &mut obs);
@@ -380,7 +379,7 @@ fn label_hand<G: Game>(
                     obs: obs.iter().enumerate().filter(|(_, &v)| v != 0.0).map(|(j, &v)| (j as u32, v)).collect(),
                     legal: legal.0,
                     action: label as u8,
-                    values,
+                    values: values.iter().map(|&(a, q)| (a as u8, q as f32)).collect(),
                     prior,
                 });
             }
