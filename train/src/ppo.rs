@@ -833,22 +833,26 @@ mod tests {
         }
     }
 
-    /// The mean over `labels` of the cross-entropy of their targets under `model`.
-    fn label_cross_entropy(model: &Policy, labels: &LabelSet, device: &Device) -> f32 {
+    /// The log-probabilities of `model` on the rows of `labels`, `num_actions` per row.
+    fn label_logp(model: &Policy, labels: &LabelSet, device: &Device) -> Vec<f32> {
         let (n, na) = (labels.len(), labels.num_actions);
         let obs = Tensor::<2>::from_data(TensorData::new(labels.obs.to_dense(), [n, labels.obs.width()]), device);
         let legal = Tensor::<2>::from_data(TensorData::new(labels.legal.clone(), [n, na]), device).greater_elem(0.5);
-        let logp = model.masked(obs, legal).0.into_data().try_to_vec::<f32>().unwrap();
-        -labels.target.iter().zip(&logp).map(|(&t, &lp)| if t > 0.0 { t * lp } else { 0.0 }).sum::<f32>() / n as f32
+        model.masked(obs, legal).0.into_data().try_to_vec::<f32>().unwrap()
+    }
+
+    /// The mean over `labels` of the cross-entropy of their targets under `model`.
+    fn label_cross_entropy(model: &Policy, labels: &LabelSet, device: &Device) -> f32 {
+        let logp = label_logp(model, labels, device);
+        let ce: f32 = labels.target.iter().zip(&logp).map(|(&t, &lp)| if t > 0.0 { -t * lp } else { 0.0 }).sum();
+        ce / labels.len() as f32
     }
 
     /// The mean over `labels` of the policy's probability of each row's
     /// lowest legal action, under `model`.
     fn lowest_legal_prob(model: &Policy, labels: &LabelSet, device: &Device) -> f32 {
         let (n, na) = (labels.len(), labels.num_actions);
-        let obs = Tensor::<2>::from_data(TensorData::new(labels.obs.to_dense(), [n, labels.obs.width()]), device);
-        let legal = Tensor::<2>::from_data(TensorData::new(labels.legal.clone(), [n, na]), device).greater_elem(0.5);
-        let logp = model.masked(obs, legal).0.into_data().try_to_vec::<f32>().unwrap();
+        let logp = label_logp(model, labels, device);
         let lowest = |i: usize| (0..na).find(|&a| labels.legal[i * na + a] > 0.5).unwrap();
         (0..n).map(|i| logp[i * na + lowest(i)].exp()).sum::<f32>() / n as f32
     }
