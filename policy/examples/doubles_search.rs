@@ -5,8 +5,10 @@
 //! decision runs in lockstep, one batched forward pass per step.
 //!
 //! ```text
-//! cargo run --release -p bones-policy --example doubles_search -- WORLDS GAMES SEED [MODEL]
+//! cargo run --release -p bones-policy --example doubles_search -- WORLDS GAMES SEED [MODEL [others]]
 //! ```
+//! With `others` after MODEL, only the searching seat's own later play is the
+//! network's; the heuristic plays the other seats out (the seats it faces).
 //! Plays GAMES games of Doubles, this search as one seat and `heuristic` in the
 //! other three, on duplicate deals from SEED (as `bones eval --game doubles
 //! --agents SEARCH,heuristic` does), and prints the arena's report as JSON.
@@ -15,6 +17,7 @@
 use std::path::Path;
 
 use bones_agents::arena::{evaluate_with, Amount, EvalOptions};
+use bones_agents::heuristic::doubles::DoublesHeuristic;
 use bones_agents::pimc::doubles::DoublesSampler;
 use bones_agents::{Agent, AgentRng, AgentSpec, Policy, SpecError};
 use bones_env::doubles::Round;
@@ -27,13 +30,15 @@ struct NetworkPimc {
     policy: PolicyAgent,
     obs_len: usize,
     num_actions: usize,
+    /// The heuristic plays the other seats out (else the network plays every seat).
+    others: Option<DoublesHeuristic>,
 }
 
 impl NetworkPimc {
     /// Plays every round of `rounds` to its end, the network's most probable
     /// action at every seat from that seat's view (a forced action without
     /// asking it).
-    fn play_out(&mut self, rounds: &mut [Round], v: &DoublesView) {
+    fn play_out(&mut self, rounds: &mut [Round], v: &DoublesView, rng: &mut AgentRng) {
         let (ol, na) = (self.obs_len, self.num_actions);
         let mut obs = Vec::new();
         loop {
@@ -45,6 +50,8 @@ impl NetworkPimc {
                 let view = DoublesView::from_round(r, r.to_move, v.rules);
                 if view.legal.len() == 1 {
                     r.apply(view.legal.nth(0)).expect("a forced action is legal");
+                } else if let Some(h) = self.others.as_mut().filter(|_| r.to_move != v.seat) {
+                    r.apply(h.act(&view, rng)).expect("the heuristic plays legal actions");
                 } else {
                     asked.push((i, view));
                 }
@@ -85,7 +92,7 @@ impl Agent<DoublesView> for NetworkPimc {
                 rounds.push(r);
             }
         }
-        self.play_out(&mut rounds, v);
+        self.play_out(&mut rounds, v, rng);
         let seat = v.seat as usize;
         let mut totals = vec![0i64; legal.len()];
         for (k, r) in rounds.iter().enumerate() {
@@ -113,10 +120,12 @@ fn main() {
             return factory.build(&heuristic, &game);
         }
         let policy = PolicyAgent::load(Path::new(&model), "doubles", obs_len, num_actions).expect("MODEL");
-        Ok(Box::new(NetworkPimc { worlds, policy, obs_len, num_actions }))
+        let others = (args.get(4).map(String::as_str) == Some("others")).then(DoublesHeuristic::default);
+        Ok(Box::new(NetworkPimc { worlds, policy, obs_len, num_actions, others }))
     };
     let opts = EvalOptions { amount: Amount::Games(games), seed, threads: 2 };
-    let names = [format!("pimc with {model} playing out, {worlds} worlds"), "heuristic".to_string()];
+    let who = if args.get(4).is_some() { "its own seat" } else { "every seat" };
+    let names = [format!("pimc with {model} playing {who} out, {worlds} worlds"), "heuristic".to_string()];
     let start = std::time::Instant::now();
     let report = evaluate_with(&game, names, &make, &opts, &|_| {}).expect("evaluation");
     println!("{}", report.to_json(seed));
