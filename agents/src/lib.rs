@@ -13,7 +13,9 @@
 //!   over sampled worlds; [`search`]: a trained policy and the solver together
 //!   (worlds weighted by the policy's reading of the other seats' actions);
 //!   [`playout`]: its policy continuation (every seat played by the policy
-//!   from its own view).
+//!   from its own view); [`infoset`]: its information-set continuation (the
+//!   end of the hand searched over all the worlds at once, every seat making
+//!   one play per information set).
 //! - [`review`]: a finished Texas 42 hand reviewed for one seat: its plays against
 //!   the solver's best with all hands open, its bids against another agent's.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
@@ -35,6 +37,7 @@ pub mod benchmark;
 pub mod exec;
 pub mod factory;
 pub mod heuristic;
+pub mod infoset;
 pub mod pimc;
 pub mod playout;
 pub mod policy;

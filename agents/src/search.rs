@@ -1,5 +1,5 @@
 //! Policy-guided search for Texas 42 (the
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy|infoset][:exact=K][:model=PATH]`
 //! spec): a trained policy and the open-hand [`Solver`](crate::Solver) together.
 //!
 //! # Worlds, weighted by the policy
@@ -48,6 +48,12 @@
 //!   seat from that seat's own view, the solver finishing the last `K` tricks
 //!   (default [`DEFAULT_EXACT_TRICKS`]; see [`crate::playout`]). A decision
 //!   with `K` or fewer tricks left is the solver's.
+//! - `continuation=infoset[:exact=K]`: the open-hand solver while more than
+//!   `K` tricks are left (default
+//!   [`DEFAULT_INFOSET_TRICKS`](crate::spec::DEFAULT_INFOSET_TRICKS)); with `K` or
+//!   fewer, the rest of the hand is searched over all the worlds at once,
+//!   every seat (this one included) choosing one play per information set,
+//!   not one per world ([`crate::infoset`]).
 //!
 //! Either way a candidate's score is the worlds in which the mover's side wins
 //! the contract fight, then the points it takes.
@@ -244,13 +250,14 @@ impl SearchAgent {
     fn play(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
         let worlds = self.worlds(v, rng);
         let by_contract = self.pimc.contract_decides(v);
-        let scores = match self.playouts_from(&worlds) {
-            Some(mut playouts) => {
-                let tallies = playouts.scores(v, &worlds, v.legal);
-                let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };
-                ranked(tallies.iter().map(|t| (t.action, if by_contract { t.won } else { 0 }, sign * t.points)))
-            }
-            None => self.pimc.score_plays(v, &worlds),
+        let scores = if self.infoset_decides(&worlds) {
+            ranked(crate::infoset::score_plays(&worlds, by_contract).into_iter())
+        } else if let Some(mut playouts) = self.playouts_from(&worlds) {
+            let tallies = playouts.scores(v, &worlds, v.legal);
+            let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };
+            ranked(tallies.iter().map(|t| (t.action, if by_contract { t.won } else { 0 }, sign * t.points)))
+        } else {
+            self.pimc.score_plays(v, &worlds)
         };
         let values = self.pimc.play_values(v, &scores, worlds.len());
         Explained { action: scores[0].0, values: Some(values) }
@@ -274,7 +281,7 @@ impl SearchAgent {
         let worlds = self.worlds(v, rng);
         let exact = match self.settings.continuation {
             Continuation::Policy { exact } => exact,
-            Continuation::Solver => DEFAULT_EXACT_TRICKS,
+            Continuation::Solver | Continuation::Infoset { .. } => DEFAULT_EXACT_TRICKS,
         };
         self.playouts(exact).awards(v, &worlds, v.legal)
     }
@@ -314,6 +321,13 @@ impl SearchAgent {
         let Continuation::Policy { exact } = self.settings.continuation else { return None };
         let left = 7 - worlds.first()?.trick;
         (left > exact).then(|| self.playouts(exact))
+    }
+
+    /// Under `continuation=infoset`, whether `worlds` (all at one position)
+    /// have few enough tricks left for the information-set search.
+    fn infoset_decides(&self, worlds: &[Hand]) -> bool {
+        let Continuation::Infoset { exact } = self.settings.continuation else { return false };
+        worlds.first().is_some_and(|w| 7 - w.trick <= exact)
     }
 
     /// Policy playouts with this agent's policy and solver, exact for the

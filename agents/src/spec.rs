@@ -1,7 +1,7 @@
 //! Agent specs: the strings that name an agent on the command line, in the bot
 //! server and in the Python and web front ends: `random`, `heuristic`,
 //! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42),
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]`
+//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy|infoset][:exact=K][:model=PATH]`
 //! (Texas 42), `model:PATH`, `onnx:[observation=V:]PATH` (an ONNX network from any
 //! framework) and `exec:COMMAND` (an outside program speaking the bot protocol).
 //! Options follow the name, each after a `:` (a `,` separates the agents of a
@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 /// The valid agent specs, for error messages and `--help`.
 pub const VALID_SPECS: &str = "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, \
-     `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy][:exact=K][:model=PATH]` (Texas 42 only), \
+     `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy|infoset][:exact=K][:model=PATH]` (Texas 42 only), \
      `model:PATH` (a model directory or checkpoint), `onnx:[observation=V:]PATH` (an ONNX model folder or \
      `.onnx` file), `exec:[limit=SECONDS:]COMMAND` (an outside program speaking the bot protocol)";
 
@@ -90,8 +90,8 @@ pub struct SearchOptions {
     /// Weigh the sampled worlds by how likely the policy finds the other seats'
     /// actions in them (`weighted=on`), or draw them uniformly (`weighted=off`).
     pub weighted: bool,
-    /// How a candidate is valued in each world (`continuation=solver|policy`,
-    /// `exact=K`).
+    /// How a candidate is valued in each world
+    /// (`continuation=solver|policy|infoset`, `exact=K`).
     pub continuation: Continuation,
     /// The policy (`None`: the shipped model).
     pub model: Option<PathBuf>,
@@ -137,11 +137,34 @@ pub enum Continuation {
         /// Tricks left when the solver takes over (0 to 7; 7: the solver throughout).
         exact: u8,
     },
+    /// The open-hand solver until `exact` tricks are left (the one in progress
+    /// counted); from there the rest of the hand is searched over all the
+    /// worlds at once with every seat choosing one play per information set
+    /// (`continuation=infoset[:exact=K]`, see [`crate::infoset`]).
+    Infoset {
+        /// Tricks left when the information-set search takes over (1 to 7).
+        exact: u8,
+    },
+}
+
+impl Continuation {
+    /// The spec's name of the continuation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Continuation::Solver => "solver",
+            Continuation::Policy { .. } => "policy",
+            Continuation::Infoset { .. } => "infoset",
+        }
+    }
 }
 
 /// Tricks left when the solver takes over from the policy in
 /// `continuation=policy` without `exact=K`.
 pub const DEFAULT_EXACT_TRICKS: u8 = 3;
+
+/// Tricks left when the information-set search takes over from the solver
+/// in `continuation=infoset` without `exact=K`.
+pub const DEFAULT_INFOSET_TRICKS: u8 = 3;
 
 /// The time an `exec:` program has for one decision without `limit=SECONDS`.
 pub const DEFAULT_EXEC_LIMIT_MS: u64 = 10_000;
@@ -167,7 +190,7 @@ impl SearchOptions {
     fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
         let mut o = SearchOptions::default();
         let mut pool = None;
-        let mut policy_continuation = false;
+        let mut continuation = "solver";
         let mut exact = None;
         let mut caution = None;
         let mut rest = opts.unwrap_or("");
@@ -214,7 +237,11 @@ impl SearchOptions {
                     )
                 }
                 Some(("weighted", v)) => o.weighted = switch("weighted", v, "on", "off")?,
-                Some(("continuation", v)) => policy_continuation = switch("continuation", v, "policy", "solver")?,
+                Some(("continuation", v)) => {
+                    continuation = ["solver", "policy", "infoset"].into_iter().find(|&c| c == v).ok_or_else(|| {
+                        bad(format!("`continuation` must be `solver`, `policy` or `infoset`, got `{v}`"))
+                    })?
+                }
                 Some(("exact", k)) => {
                     exact = Some(k.parse::<u8>().ok().filter(|&k| k <= 7).ok_or_else(|| {
                         bad(format!("`exact` must be a whole number of tricks from 0 to 7, got `{k}`"))
@@ -223,18 +250,24 @@ impl SearchOptions {
                 _ => {
                     return Err(bad(format!(
                     "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc|playout`, \
-                         `caution=K`, `weighted=on|off`, `continuation=solver|policy`, `exact=K`, `model=PATH`, each after a `:`)"
+                         `caution=K`, `weighted=on|off`, `continuation=solver|policy|infoset`, `exact=K`, `model=PATH`, each after a `:`)"
                 )))
                 }
             }
         }
-        o.continuation = match (policy_continuation, exact) {
-            (true, k) => Continuation::Policy { exact: k.unwrap_or(DEFAULT_EXACT_TRICKS) },
-            (false, None) => Continuation::Solver,
-            (false, Some(_)) => {
+        o.continuation = match (continuation, exact) {
+            ("policy", k) => Continuation::Policy { exact: k.unwrap_or(DEFAULT_EXACT_TRICKS) },
+            ("infoset", Some(0)) => {
                 return Err(bad(
-                    "`exact=K` needs `continuation=policy` (the solver continuation is exact throughout)".into()
+                    "`exact` must be a whole number of tricks from 1 to 7 with `continuation=infoset`, got `0`".into(),
                 ))
+            }
+            ("infoset", k) => Continuation::Infoset { exact: k.unwrap_or(DEFAULT_INFOSET_TRICKS) },
+            (_, None) => Continuation::Solver,
+            (_, Some(_)) => {
+                return Err(bad("`exact=K` needs `continuation=policy` or `continuation=infoset` (the solver \
+                     continuation is exact throughout)"
+                    .into()))
             }
         };
         if let Some(k) = caution {
@@ -259,8 +292,11 @@ impl fmt::Display for SearchOptions {
             write!(f, ":caution={}.{:02}", self.caution / 100, self.caution % 100)?;
         }
         write!(f, ":weighted={}", if self.weighted { "on" } else { "off" })?;
-        if let Continuation::Policy { exact } = self.continuation {
-            write!(f, ":continuation=policy:exact={exact}")?;
+        match self.continuation {
+            Continuation::Solver => {}
+            Continuation::Policy { exact } | Continuation::Infoset { exact } => {
+                write!(f, ":continuation={}:exact={exact}", self.continuation.name())?
+            }
         }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;

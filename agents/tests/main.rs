@@ -4,6 +4,7 @@
 mod agents_arena;
 mod batched;
 mod exec;
+mod infoset;
 mod pimc;
 mod pimc_doubles;
 mod resample;

@@ -12,7 +12,7 @@
 use bones_agents::pimc::{public_actions, replay, Constraints};
 use bones_agents::playout::{Playouts, Tally};
 use bones_agents::solver::remaining_points;
-use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_SEARCH_WORLDS};
+use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_INFOSET_TRICKS, DEFAULT_SEARCH_WORLDS};
 use bones_agents::{
     legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Continuation, Policy, PolicyLoader, SearchAgent,
     SearchSettings, Solver, SpecError,
@@ -116,6 +116,16 @@ fn search_specs_parse_print_and_reject_bad_options() {
         format!("search:worlds=8:pool=32:bidding=policy:weighted=on:continuation=policy:exact={DEFAULT_EXACT_TRICKS}")
     );
     assert_eq!(spec("search:exact=0:continuation=policy"), spec("search:continuation=policy:exact=0"));
+    let infoset = spec("search:worlds=8:continuation=infoset");
+    let AgentSpec::Search(o) = &infoset else { panic!("{infoset:?}") };
+    assert_eq!(o.continuation, Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS });
+    assert_eq!(
+        infoset.to_string(),
+        format!(
+            "search:worlds=8:pool=32:bidding=policy:weighted=on:continuation=infoset:exact={DEFAULT_INFOSET_TRICKS}"
+        )
+    );
+    assert_eq!(spec("search:exact=2:continuation=infoset"), spec("search:continuation=infoset:exact=2"));
     assert_eq!(spec("search:continuation=solver"), spec("search"));
     let cautious = spec("search:caution=1.5:bidding=playout");
     let AgentSpec::Search(o) = &cautious else { panic!("{cautious:?}") };
@@ -127,6 +137,7 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:worlds=4",
         "search:weighted=off:model=models/texas42",
         "search:continuation=policy:exact=7:model=m",
+        "search:continuation=infoset:exact=1",
         "search:bidding=playout:worlds=3",
         "search:bidding=playout:caution=0.25",
         &full.to_string(),
@@ -148,6 +159,9 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=network",
         "search:continuation=policy:exact=8",
         "search:continuation=policy:exact=-1",
+        "search:continuation=infoset:exact=0",
+        "search:continuation=infoset:exact=8",
+        "search:continuation=Infoset",
         "search:exact=2",
         "search:caution=1",
         "search:bidding=pimc:caution=1",
@@ -181,7 +195,7 @@ fn search_needs_a_policy_loader_and_texas42() {
 #[test]
 fn search_is_legal_and_deterministic_in_whole_hands() {
     // search at seats 0 and 2 (every option combination over the hands,
-    // both continuations),
+    // every continuation),
     // random at 1 and 3, under the full rules: every action legal, and the
     // same seed plays the same hand again.
     let g = Texas42::new(Texas42Rules::FULL);
@@ -190,7 +204,11 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
         pool: 6,
         bidding: [Bidding::Policy, Bidding::Pimc, Bidding::Playout][(i % 3) as usize],
         weighted: i % 4 < 2,
-        continuation: if i < 4 { Continuation::Solver } else { Continuation::Policy { exact: (i % 3) as u8 } },
+        continuation: match i {
+            0..=3 => Continuation::Solver,
+            4..=7 => Continuation::Policy { exact: (i % 3) as u8 },
+            _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
+        },
         ..SearchSettings::default()
     };
     let play = |seed: u64| -> Vec<Action> {
@@ -214,7 +232,7 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
         }
         actions
     };
-    for seed in 0..8 {
+    for seed in 0..12 {
         assert_eq!(play(seed), play(seed), "seed {seed} played two ways");
     }
 }
