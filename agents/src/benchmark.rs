@@ -82,7 +82,7 @@ impl Benchmark {
                     "heuristic",
                     "model:models/texas42",
                     "pimc:worlds=16",
-                    "search:worlds=128:pool=512:bidding=policy:weighted=on",
+                    "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=solver",
                 ]),
                 seed: 42,
                 amount: Amount::Hands(1000),
@@ -421,7 +421,7 @@ mod tests {
                 "heuristic",
                 "model:models/texas42",
                 "pimc:worlds=16",
-                "search:worlds=128:pool=512:bidding=policy:weighted=on"
+                "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=solver"
             ]
         );
         let d = Benchmark::version("doubles-v1").unwrap();

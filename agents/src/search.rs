@@ -42,20 +42,20 @@
 //!
 //! # Continuations
 //! How a candidate (a declaration or a play) is valued in one world:
-//! - `continuation=solver` (the default): the open-hand solver, every seat
-//!   playing as if all hands were known.
+//! - `continuation=solver`: the open-hand solver, every seat playing as if all
+//!   hands were known (the default until `infoset` measured stronger).
 //! - `continuation=policy[:exact=K]`: the policy plays the hand out in every
 //!   seat from that seat's own view, the solver finishing the last `K` tricks
 //!   (default [`DEFAULT_EXACT_TRICKS`]; see [`crate::playout`]). A decision
 //!   with `K` or fewer tricks left is the solver's.
-//! - `continuation=infoset[:exact=K]`: the open-hand solver while more than
-//!   `K` tricks are left (default
-//!   [`DEFAULT_INFOSET_TRICKS`](crate::spec::DEFAULT_INFOSET_TRICKS)); with `K` or
-//!   fewer, the rest of the hand is searched over all the worlds at once,
-//!   every seat (this one included) choosing one play per information set,
-//!   not one per world ([`crate::infoset`]).
+//! - `continuation=infoset[:exact=K]` (the default): the open-hand solver
+//!   while more than `K` tricks are left (default
+//!   [`DEFAULT_INFOSET_TRICKS`]); with `K` or fewer, the rest of the hand is
+//!   searched over all the worlds at once, every seat (this one included)
+//!   choosing one play per information set, not one per world
+//!   ([`crate::infoset`]).
 //!
-//! Either way a candidate's score is the worlds in which the mover's side wins
+//! Every way, a candidate's score is the worlds in which the mover's side wins
 //! the contract fight, then the points it takes.
 //!
 //! A decision with a single legal action returns it at once. The agent uses
@@ -70,7 +70,9 @@ use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::pimc::{declaration_values, public_actions, ranked, PimcAgent, WorldSampler};
 use crate::playout::{Playouts, Tally, WorldAwards};
 use crate::policy::{legal_prob, Policy};
-use crate::spec::{Bidding, Continuation, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_SEARCH_WORLDS};
+use crate::spec::{
+    Bidding, Continuation, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_INFOSET_TRICKS, DEFAULT_SEARCH_WORLDS,
+};
 
 /// The settings of a [`SearchAgent`] (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -105,7 +107,7 @@ impl Default for SearchSettings {
             weighted: true,
             floor: 0.02,
             candidate_ratio: 0.25,
-            continuation: Continuation::Solver,
+            continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
             caution: 0.0,
         }
     }

@@ -180,7 +180,7 @@ impl Default for SearchOptions {
             bidding: Bidding::Policy,
             caution: 0,
             weighted: true,
-            continuation: Continuation::Solver,
+            continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
             model: None,
         }
     }
@@ -190,7 +190,7 @@ impl SearchOptions {
     fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
         let mut o = SearchOptions::default();
         let mut pool = None;
-        let mut continuation = "solver";
+        let mut continuation = "infoset";
         let mut exact = None;
         let mut caution = None;
         let mut rest = opts.unwrap_or("");
@@ -265,9 +265,10 @@ impl SearchOptions {
             ("infoset", k) => Continuation::Infoset { exact: k.unwrap_or(DEFAULT_INFOSET_TRICKS) },
             (_, None) => Continuation::Solver,
             (_, Some(_)) => {
-                return Err(bad("`exact=K` needs `continuation=policy` or `continuation=infoset` (the solver \
-                     continuation is exact throughout)"
-                    .into()))
+                return Err(bad(
+                    "`exact=K` does not go with `continuation=solver` (the solver continuation is exact throughout)"
+                        .into(),
+                ))
             }
         };
         if let Some(k) = caution {
@@ -292,11 +293,9 @@ impl fmt::Display for SearchOptions {
             write!(f, ":caution={}.{:02}", self.caution / 100, self.caution % 100)?;
         }
         write!(f, ":weighted={}", if self.weighted { "on" } else { "off" })?;
-        match self.continuation {
-            Continuation::Solver => {}
-            Continuation::Policy { exact } | Continuation::Infoset { exact } => {
-                write!(f, ":continuation={}:exact={exact}", self.continuation.name())?
-            }
+        write!(f, ":continuation={}", self.continuation.name())?;
+        if let Continuation::Policy { exact } | Continuation::Infoset { exact } = self.continuation {
+            write!(f, ":exact={exact}")?;
         }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;

@@ -104,7 +104,7 @@ fn search_specs_parse_print_and_reject_bad_options() {
             bidding: Bidding::Pimc,
             caution: 0,
             weighted: false,
-            continuation: Continuation::Solver,
+            continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
             model: Some("runs/a:b".into())
         })
     );
@@ -126,11 +126,20 @@ fn search_specs_parse_print_and_reject_bad_options() {
         )
     );
     assert_eq!(spec("search:exact=2:continuation=infoset"), spec("search:continuation=infoset:exact=2"));
-    assert_eq!(spec("search:continuation=solver"), spec("search"));
+    assert_eq!(spec("search:continuation=infoset"), spec("search"), "the default continuation");
+    let solver = spec("search:continuation=solver");
+    assert_ne!(solver, spec("search"));
+    assert_eq!(solver.to_string(), "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=solver");
     let cautious = spec("search:caution=1.5:bidding=playout");
     let AgentSpec::Search(o) = &cautious else { panic!("{cautious:?}") };
     assert_eq!((o.bidding, o.caution), (Bidding::Playout, 150));
-    assert_eq!(cautious.to_string(), "search:worlds=128:pool=512:bidding=playout:caution=1.50:weighted=on");
+    assert_eq!(
+        cautious.to_string(),
+        format!(
+            "search:worlds=128:pool=512:bidding=playout:caution=1.50:weighted=on:continuation=infoset:exact={}",
+            DEFAULT_INFOSET_TRICKS
+        )
+    );
     assert_eq!(spec("search:bidding=playout:caution=0"), spec("search:bidding=playout"));
     for s in [
         "search",
@@ -138,6 +147,7 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:weighted=off:model=models/texas42",
         "search:continuation=policy:exact=7:model=m",
         "search:continuation=infoset:exact=1",
+        "search:continuation=solver:worlds=16",
         "search:bidding=playout:worlds=3",
         "search:bidding=playout:caution=0.25",
         &full.to_string(),
@@ -162,7 +172,7 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=infoset:exact=0",
         "search:continuation=infoset:exact=8",
         "search:continuation=Infoset",
-        "search:exact=2",
+        "search:continuation=solver:exact=2",
         "search:caution=1",
         "search:bidding=pimc:caution=1",
         "search:bidding=playout:caution=-1",

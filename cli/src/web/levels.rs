@@ -155,7 +155,11 @@ mod tests {
         let specs: Vec<String> = levels("texas42", &with).iter().map(|l| l.spec.to_string()).collect();
         assert_eq!(
             specs,
-            ["heuristic", "model:models/texas42", "search:worlds=128:pool=512:bidding=policy:weighted=on"]
+            [
+                "heuristic",
+                "model:models/texas42",
+                "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=infoset:exact=3"
+            ]
         );
         let specs: Vec<String> = levels("texas42", &Models(None)).iter().map(|l| l.spec.to_string()).collect();
         assert_eq!(specs, ["heuristic", "heuristic", "pimc:worlds=16"]);
