@@ -253,7 +253,7 @@ impl SearchAgent {
         let worlds = self.worlds(v, rng);
         let by_contract = self.pimc.contract_decides(v);
         let scores = if self.infoset_decides(&worlds) {
-            ranked(crate::infoset::score_plays(&worlds, by_contract).into_iter())
+            ranked(crate::infoset::score_plays(&worlds, by_contract, self.pimc.solver()).into_iter())
         } else if let Some(mut playouts) = self.playouts_from(&worlds) {
             let tallies = playouts.scores(v, &worlds, v.legal);
             let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };

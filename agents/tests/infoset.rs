@@ -42,13 +42,13 @@ fn sorted(mut s: Vec<(Action, u32, i64)>) -> Vec<(Action, u32, i64)> {
 
 #[test]
 fn in_one_world_the_infoset_search_is_the_open_hand_solver() {
-    let mut solver = Solver::new();
+    let (mut solver, mut own) = (Solver::new(), Solver::new());
     let positions = endgames(60);
     assert!(positions.len() >= 200, "only {} positions", positions.len());
     for h in positions {
         let sign = if h.declaration as Action == NEL_O { -1 } else { 1 };
-        let by_contract = score_plays(&[h], true);
-        let by_points = score_plays(&[h], false);
+        let by_contract = score_plays(&[h], true, &mut own);
+        let by_points = score_plays(&[h], false, &mut own);
         let contract = solver.contract_actions(&h);
         let points = solver.solve_actions(&h);
         assert_eq!(
@@ -69,16 +69,17 @@ fn in_one_world_the_infoset_search_is_the_open_hand_solver() {
 
 #[test]
 fn copies_of_a_world_count_as_that_many_and_the_order_of_worlds_does_not_matter() {
+    let mut solver = Solver::new();
     let mut checked = 0;
     for (i, h) in endgames(20).into_iter().enumerate() {
         let v = Texas42View::from_hand(&h, h.to_move);
         let worlds = WorldSampler::new(&v).worlds(&v, 6, &mut AgentRng::seed_from_u64(i as u64));
-        let one = score_plays(&worlds[..1], true);
-        let twice = score_plays(&[worlds[0], worlds[0]], true);
+        let one = score_plays(&worlds[..1], true, &mut solver);
+        let twice = score_plays(&[worlds[0], worlds[0]], true, &mut solver);
         assert_eq!(twice, one.iter().map(|&(a, w, p)| (a, 2 * w, 2 * p)).collect::<Vec<_>>());
         let mut reversed = worlds.clone();
         reversed.reverse();
-        assert_eq!(score_plays(&worlds, true), score_plays(&reversed, true), "{h:?}");
+        assert_eq!(score_plays(&worlds, true, &mut solver), score_plays(&reversed, true, &mut solver), "{h:?}");
         checked += 1;
     }
     assert!(checked >= 50, "only {checked} positions");
@@ -90,7 +91,7 @@ fn over_worlds_that_differ_the_seats_no_longer_see_through_the_hidden_hands() {
     // every seat play each world its own way; the information-set search does
     // not, so on some positions its scores differ from the solver's sums (and
     // on the rest they agree, as with one world).
-    let mut solver = Solver::new();
+    let (mut solver, mut own) = (Solver::new(), Solver::new());
     let (mut differ, mut total) = (0, 0);
     for (i, h) in endgames(40).into_iter().filter(|h| h.trick == 4).enumerate() {
         let v = Texas42View::from_hand(&h, h.to_move);
@@ -102,7 +103,8 @@ fn over_worlds_that_differ_the_seats_no_longer_see_through_the_hidden_hands() {
                 *sums.entry(a).or_default() += sign * p as i64;
             }
         }
-        let infoset: Vec<(Action, i64)> = score_plays(&worlds, false).into_iter().map(|(a, _, p)| (a, p)).collect();
+        let infoset: Vec<(Action, i64)> =
+            score_plays(&worlds, false, &mut own).into_iter().map(|(a, _, p)| (a, p)).collect();
         differ += (infoset != sums.into_iter().collect::<Vec<_>>()) as u32;
         total += 1;
     }
