@@ -72,7 +72,7 @@ pub fn score_plays(worlds: &[Hand], by_contract: bool, solver: &mut Solver) -> V
         sign: if first.declaration as Action == NEL_O { -1 } else { 1 },
         start: first.points[team(seat)] as i32,
     };
-    let (actions, table) = search.children(&hands, &copies);
+    let (actions, _, table) = search.children(&hands, &copies);
     let n = hands.len();
     actions
         .iter()
@@ -106,18 +106,25 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// A finished world's value for the searching side.
-    fn end(&self, h: &Hand) -> i32 {
-        let won = match h.outcome {
-            Some(Outcome::Settled { made }) => made == (team(h.bidder) == self.side),
-            _ => false,
-        };
-        let points = self.sign * (h.points[self.side] as i32 - self.start);
+    /// A world's value for the searching side: whether it wins the contract
+    /// fight (when that counts), then the points it takes from the root
+    /// (`points`: those it holds at the end, or will).
+    fn value(&self, won: bool, points: i32) -> i32 {
+        let points = self.sign * (points - self.start);
         if self.by_contract && won {
             CONTRACT + points
         } else {
             points
         }
+    }
+
+    /// A finished world's value.
+    fn end(&self, h: &Hand) -> i32 {
+        let won = match h.outcome {
+            Some(Outcome::Settled { made }) => made == (team(h.bidder) == self.side),
+            _ => false,
+        };
+        self.value(won, h.points[self.side] as i32)
     }
 
     /// Every world's value with best play by information set from here
@@ -131,7 +138,7 @@ impl Search<'_> {
             return vec![self.single(h)];
         }
         let n = hands.len();
-        let (actions, table) = self.children(hands, copies);
+        let (actions, legal, table) = self.children(hands, copies);
         let mover = hands[0].to_move as usize;
         let maximise = team(mover as u8) == self.side;
         // Group the worlds by the mover's dominoes: one choice per group.
@@ -139,7 +146,7 @@ impl Search<'_> {
         order.sort_by_key(|&i| hands[i].hands[mover].0);
         let mut out = vec![0; n];
         for group in order.chunk_by(|&i, &j| hands[i].hands[mover] == hands[j].hands[mover]) {
-            let legal = hands[group[0]].legal_mask();
+            let legal = legal[group[0]];
             let mut best: Option<(usize, i64)> = None;
             for (k, &a) in actions.iter().enumerate() {
                 if !legal.contains(a) {
@@ -166,24 +173,18 @@ impl Search<'_> {
     /// are single worlds), as `pimc` values a world: the open-hand solver's
     /// contract fight (when it counts) and, separately, its points.
     fn single(&mut self, h: &Hand) -> i32 {
-        if h.is_done() {
-            return self.end(h);
-        }
         let bidders = team(h.bidder) == self.side;
         let future = self.solver.value(h);
         let future = if bidders { future } else { remaining_points(h) - future };
-        let points = self.sign * (h.points[self.side] as i32 - self.start + future);
-        if self.by_contract && self.solver.contract(h) == bidders {
-            CONTRACT + points
-        } else {
-            points
-        }
+        let won = self.by_contract && self.solver.contract(h) == bidders;
+        self.value(won, h.points[self.side] as i32 + future)
     }
 
-    /// The plays legal in any of `hands` (in action order) and the table of
-    /// each world's value after each play (`table[k * n + i]`, for world `i`
-    /// and play `k`; 0 where the play is not legal in the world).
-    fn children(&mut self, hands: &[Hand], copies: &[u32]) -> (Vec<Action>, Vec<i32>) {
+    /// The plays legal in any of `hands` (in action order), each world's legal
+    /// plays, and the table of each world's value after each play
+    /// (`table[k * n + i]`, for world `i` and play `k`; 0 where the play is
+    /// not legal in the world).
+    fn children(&mut self, hands: &[Hand], copies: &[u32]) -> (Vec<Action>, Vec<ActionMask>, Vec<i32>) {
         let n = hands.len();
         let legal: Vec<ActionMask> = hands.iter().map(|h| h.legal_mask()).collect();
         let union = ActionMask(legal.iter().fold(0, |m, l| m | l.0));
@@ -209,6 +210,6 @@ impl Search<'_> {
                 table[k * n + i] = v;
             }
         }
-        (actions, table)
+        (actions, legal, table)
     }
 }

@@ -190,7 +190,7 @@ impl SearchOptions {
     fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
         let mut o = SearchOptions::default();
         let mut pool = None;
-        let mut continuation = "infoset";
+        let mut continuation = o.continuation.name();
         let mut exact = None;
         let mut caution = None;
         let mut rest = opts.unwrap_or("");
