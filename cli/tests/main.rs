@@ -5,7 +5,6 @@ mod benchmark;
 mod bones_cmd;
 mod cli_usage;
 mod exploit;
-mod label;
 mod play;
 mod serve;
 mod web_api;

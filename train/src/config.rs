@@ -130,20 +130,6 @@ pub struct TrainConfig {
     pub teacher: String,
     /// Weight of the cross-entropy against the teacher's actions.
     pub teacher_coef: f32,
-    /// A label file made by `bones label` (a teacher's choices on positions of
-    /// self-play, made once); each minibatch draws as many of its rows at
-    /// random into the teacher's cross-entropy (`teacher_coef`); a path from
-    /// the working directory; empty: none.
-    pub labels: String,
-    /// Label rows each minibatch draws, per row of its own (0 < share <= 8):
-    /// below 1 each label is drawn less often (against memorizing a small
-    /// label set), above 1 more often.
-    pub label_share: f32,
-    /// How far the label rows' targets follow the teacher's values: 0 (the
-    /// default) is its action alone; above 0, the player's policy tilted by
-    /// `exp((q - max q) / T)`, T in the teacher's value unit (search in Texas
-    /// 42: the share of worlds won; see `labels::target`).
-    pub label_temperature: f32,
     /// Start the policy from these weights instead of a fresh initialisation: a
     /// model folder (`models/texas42`), a checkpoint folder or a run folder (its
     /// best checkpoint, else its latest, as in `model:PATH`), trained for the
@@ -193,9 +179,6 @@ impl Default for TrainConfig {
             opponent: String::new(),
             teacher: String::new(),
             teacher_coef: 1.0,
-            labels: String::new(),
-            label_share: 1.0,
-            label_temperature: 0.0,
             init: String::new(),
         }
     }
@@ -307,18 +290,6 @@ impl TrainConfig {
         check(self.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
         check(self.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(self.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
-        check(
-            self.labels.trim().is_empty() || self.teacher_coef > 0.0,
-            "`labels` needs `teacher_coef` above 0 (the label rows count only in the teacher's loss)",
-        )?;
-        check(
-            self.label_share > 0.0 && self.label_share <= 8.0,
-            "`label_share` must be above 0 and at most 8 (label rows per row of a minibatch)",
-        )?;
-        check(
-            self.label_temperature >= 0.0 && self.label_temperature.is_finite(),
-            "`label_temperature` must be a finite number at least 0 (in the teacher's value unit)",
-        )?;
         if let Some(spec) = self.opponent_spec() {
             spec.map_err(|e| format!("`opponent`: {e}"))?;
         }
@@ -446,15 +417,5 @@ mod tests {
         let e = TrainConfig::from_toml("reward = \"goals\"", "x").unwrap_err().to_string();
         assert!(e.contains("`reward` must be \"marks\", \"points\" or \"marks+points\", not \"goals\""), "{e}");
         assert!(TrainConfig::load("no-such-preset").unwrap_err().to_string().contains("cpu-quick"));
-        for share in ["0.0", "-1.0", "9.0", "nan"] {
-            let e = TrainConfig::from_toml(&format!("label_share = {share}"), "x").unwrap_err().to_string();
-            assert!(e.contains("`label_share` must be above 0 and at most 8"), "{share}: {e}");
-        }
-        assert_eq!(TrainConfig::from_toml("label_share = 0.25", "x").unwrap().label_share, 0.25);
-        for t in ["-0.1", "nan", "inf"] {
-            let e = TrainConfig::from_toml(&format!("label_temperature = {t}"), "x").unwrap_err().to_string();
-            assert!(e.contains("`label_temperature` must be a finite number at least 0"), "{t}: {e}");
-        }
-        assert_eq!(TrainConfig::from_toml("label_temperature = 0.05", "x").unwrap().label_temperature, 0.05);
     }
 }

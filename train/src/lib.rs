@@ -10,8 +10,6 @@
 //! - [`training`]: the self-play loop (rollouts, updates, pool, eval,
 //!   checkpoints), synchronous or as an actor-learner.
 //! - [`eval`]: evaluation against baselines during training.
-//! - [`labels`]: a teacher's choices made once into a file (`bones label`)
-//!   that runs learn from (config `labels`).
 //! - [`checkpoint`], [`log`]: atomic checkpoints, TensorBoard.
 //! - [`profile`]: where a run's time goes, and its peak memory.
 //! - [`remote`]: the actor-learner's learner and rollout workers as halves
@@ -25,7 +23,6 @@ pub mod config;
 pub mod critic;
 mod error;
 pub mod eval;
-pub mod labels;
 pub mod log;
 pub mod ppo;
 pub mod profile;

@@ -20,7 +20,6 @@ use crate::config::TrainConfig;
 use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
-use crate::labels::{LabelFile, LabelSet};
 use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
@@ -364,8 +363,6 @@ pub(crate) struct Run<G: Game> {
     /// Time per phase of the loop.
     pub(crate) profile: Profile,
     pub(crate) last_checkpoint: Option<PathBuf>,
-    /// The label file's rows (config `labels`), if any.
-    labels: Option<LabelSet>,
 }
 
 /// Held while seeding burn's random source and drawing initial weights
@@ -474,16 +471,6 @@ impl<G: Game> Run<G> {
                 game.name()
             )));
         }
-        // A bad label file is refused before the run folder is made.
-        let labels = match cfg.labels.trim() {
-            "" => None,
-            path => Some(
-                LabelFile::read(Path::new(path))
-                    .map_err(|e| TrainError::Config(format!("`labels`: {e}")))?
-                    .for_game(&game, cfg.label_temperature)
-                    .map_err(|e| TrainError::Config(format!("`labels`: {path}: {e}")))?,
-            ),
-        };
         std::fs::create_dir_all(out).map_err(io_err(out))?;
         let ck_root = out.join("checkpoints");
         let train_device = device.clone().autodiff();
@@ -511,7 +498,6 @@ impl<G: Game> Run<G> {
             pool: Vec::new(),
             pool_version: 0,
             profile: Profile::default(),
-            labels,
         };
         Ok((run, learner))
     }
@@ -621,7 +607,7 @@ impl<G: Game> Run<G> {
         let Learner { model, critic, mut optim } = learner;
         let nets = ppo::Nets { model, critic };
         let batch = ppo::Batch { rollout, advantages: &adv, returns: &ret };
-        let settings = ppo::Settings { cfg: &cfg, lr, device: &self.train_device, labels: self.labels.as_ref() };
+        let settings = ppo::Settings { cfg: &cfg, lr, device: &self.train_device };
         let (ppo::Nets { model, critic }, stats) =
             ppo::update(nets, &mut optim, batch, settings, rng, &mut self.profile);
         for (what, v) in
@@ -656,7 +642,7 @@ impl<G: Game> Run<G> {
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
-        if !self.cfg.teacher.trim().is_empty() || self.labels.is_some() {
+        if !self.cfg.teacher.trim().is_empty() {
             log.scalar("losses/teacher_loss", stats.teacher_loss, step);
         }
     }

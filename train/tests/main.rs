@@ -4,7 +4,6 @@
 
 mod actor_learner;
 mod export;
-mod labels;
 mod oracle;
 mod remote;
 mod smoke;

@@ -7,7 +7,6 @@ mod benchmark;
 mod eval;
 mod exploit;
 mod export;
-mod label;
 mod play;
 mod replay;
 mod serve;
@@ -40,8 +39,6 @@ enum Command {
     Benchmark(benchmark::BenchmarkArgs),
     /// How exploitable an agent is: train a best response against it, report what it wins.
     Exploit(exploit::ExploitArgs),
-    /// Label positions of self-play with a teacher's choices, into a file training runs learn from.
-    Label(label::LabelArgs),
     /// Play one seat in the terminal against bots (a whole game).
     Play(play::PlayArgs),
     /// Export a trained policy as a model folder (ONNX, safetensors, burn weights, model.json).
@@ -61,7 +58,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Eval(a) => eval::run(a),
         Command::Benchmark(a) => benchmark::run(a),
         Command::Exploit(a) => exploit::run(a),
-        Command::Label(a) => label::run(a),
         Command::Play(a) => play::run(a),
         Command::Export(a) => export::run(a),
         Command::Serve(a) => serve::run(a),
