@@ -2,7 +2,9 @@
 # The Python package's tests: builds the `bones` wheel with maturin into the
 # repository's own target dir (CARGO_TARGET_DIR=target: the wheel shares its
 # dependency artifacts with the cargo build of the same profile), installs it
-# into the venv .venv-py with the test dependencies, and runs pytest.
+# into the venv .venv-py with the test dependencies, checks the type stubs of
+# the native module (python/bones/_bones.pyi) against the installed module with
+# mypy's stubtest and the package's own Python with mypy, and runs pytest.
 #
 #   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
 #
@@ -23,7 +25,7 @@ fi
 # The test dependencies (onnx: test_onnx.py writes a network with it); ray for
 # bones.ray's tests (it is not a dependency of the package itself: bones.ray
 # imports it only when called).
-"$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest onnx
+"$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest onnx mypy
 "$venv/bin/pip" install --quiet ray
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT
@@ -31,6 +33,10 @@ trap 'rm -rf "$wheels"' EXIT
     --interpreter "$venv/bin/python"
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
+# The stubs cannot drift from the module: stubtest compares every name,
+# signature and property of the installed bones._bones with _bones.pyi (run
+# from the repository root, where `bones` is the installed package).
+"$venv/bin/python" -m mypy.stubtest bones._bones
 # The pytest script (not `python -m pytest`, which would put the source tree
 # on sys.path): the tests import the installed package.
 "$venv/bin/pytest" -q -p no:cacheprovider python/tests "$@"

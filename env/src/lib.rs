@@ -27,6 +27,7 @@ pub mod game;
 pub mod observe;
 pub mod record;
 pub mod registry;
+pub mod render;
 pub mod replay;
 pub mod rules;
 pub mod seed;

@@ -14,6 +14,7 @@ from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from bones import _bones
+from bones._render import check_render_mode, render
 
 
 def _seed_bits(seed: int) -> int:
@@ -48,8 +49,7 @@ class BonesAECEnv(AECEnv):
         max_steps: Optional[int] = None,
     ):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise _bones.BonesError(f"bad render_mode {render_mode!r}: expected None or 'ansi'")
+        check_render_mode(render_mode)
         self._args = dict(game=game, rules=rules, players=players, episode=episode, max_steps=max_steps)
         self._table = _bones.Table(game, rules, players, episode, None, max_steps)
         self.render_mode = render_mode
@@ -170,12 +170,7 @@ class BonesAECEnv(AECEnv):
             self.render()
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
-            return None
-        return self._table.render()
+        return render(self._table, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -11,6 +11,7 @@ import numpy as np
 from gymnasium import spaces
 
 from bones import _bones
+from bones._render import check_render_mode, render
 
 #: The reward of an illegal action under ``illegal_action="terminate"``
 #: (the default): the episode ends at once with this reward.
@@ -59,8 +60,7 @@ class BonesSingleAgentEnv(gym.Env):
     ):
         if illegal_action not in ("terminate", "raise"):
             raise _bones.BonesError(f"bad illegal_action {illegal_action!r}: expected 'terminate' or 'raise'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise _bones.BonesError(f"bad render_mode {render_mode!r}: expected None or 'ansi'")
+        check_render_mode(render_mode)
         info = _bones.game_info(game, rules, players)
         n = info["players"]
         if not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
@@ -135,10 +135,7 @@ class BonesSingleAgentEnv(gym.Env):
         return self._mask.astype(bool)
 
     def render(self) -> Optional[str]:
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode: pass render_mode='ansi'")
-            return None
-        return self._table.render()
+        return render(self._table, self.render_mode)
 
     def save(self) -> bytes:
         """The environment's Rust state (agents' random stream included) as bytes."""

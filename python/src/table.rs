@@ -154,7 +154,7 @@ impl<G: Game> DynTable for Core<G> {
     }
 
     fn render(&self) -> String {
-        render(self.env(), self.table.history())
+        bones_env::render::render(self.env(), self.table.history())
     }
 
     fn state_any(&self) -> &dyn Any {
@@ -177,45 +177,6 @@ impl<G: Game> DynTable for Core<G> {
         let state = resample::resample(env.game(), env.state(), seat, &mut AgentRng::seed_from_u64(seed))?;
         Ok(self.save_with(env.with_state(state).save()))
     }
-}
-
-/// The table as text: the game, whose turn, every seat's dominoes, this
-/// episode's actions seat by seat, the legal actions and, at the end, the rewards.
-fn render<G: Game>(env: &Env<G>, log: &[(usize, Action)]) -> String {
-    use std::fmt::Write;
-    let game = env.game();
-    let state = env.state();
-    let t = env.last();
-    let mut s = String::new();
-    let _ = writeln!(s, "{} ({} players), step {}", game.name(), game.num_players(), t.steps);
-    let hands = state.seat_hands();
-    for (seat, hand) in hands.iter().enumerate().take(game.num_players()) {
-        let mut dominoes: Vec<String> = hand.iter().map(|d| d.to_string()).collect();
-        dominoes.reverse();
-        let mark = if t.seat == Some(seat) { " <- to move" } else { "" };
-        let _ = writeln!(s, "player_{seat} (side {}): {}{mark}", game.team_of(seat), dominoes.join(" "));
-    }
-    if !log.is_empty() {
-        let shown = log.len().saturating_sub(40);
-        let _ = write!(
-            s,
-            "actions{}:",
-            if shown > 0 { format!(" (last {} of {})", log.len() - shown, log.len()) } else { String::new() }
-        );
-        for &(seat, a) in &log[shown..] {
-            let _ = write!(s, " {seat}:{}", game.action_name(a));
-        }
-        s.push('\n');
-    }
-    if let Some(seat) = t.seat {
-        let legal: Vec<&str> = state.legal_mask().iter().map(|a| game.action_name(a)).collect();
-        let _ = writeln!(s, "player_{seat} to move; legal: {}", legal.join(" "));
-    } else {
-        let r: Vec<String> = t.rewards[..game.num_players()].iter().map(|r| format!("{r:+.3}")).collect();
-        let end = if t.truncated { "truncated" } else { "over" };
-        let _ = writeln!(s, "episode {end}; rewards: {}", r.join(" "));
-    }
-    s
 }
 
 /// Builds a [`Core`] for the concrete game (a registry visit).

@@ -100,6 +100,21 @@ pub struct VecEnv {
 }
 
 impl VecEnv {
+    /// A read-only view of the buffer `pick` chooses, one row per env of
+    /// `cols` values (None: one value per env).
+    fn buffer<'py, T: numpy::Element>(
+        slf: &Bound<'py, Self>,
+        pick: fn(&Buffers) -> *const T,
+        cols: fn(&VecEnv) -> Option<usize>,
+    ) -> Bound<'py, PyAny> {
+        let (ptr, rows, cols) = {
+            let s = slf.borrow();
+            (pick(&s.inner.buffers()), s.n, cols(&s))
+        };
+        VecEnv::view(slf, ptr, rows, cols)
+    }
+
+    /// A read-only numpy array over `rows` (× `cols`) values at `ptr`.
     fn view<'py, T: numpy::Element>(
         slf: &Bound<'py, Self>,
         ptr: *const T,
@@ -197,47 +212,27 @@ impl VecEnv {
     /// Observations of the seat to move, `float32[num_envs, obs_len]` (a view).
     #[getter]
     fn obs<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
-        let (b, n, ol) = {
-            let s = slf.borrow();
-            (s.inner.buffers(), s.n, s.game.obs_len())
-        };
-        VecEnv::view(slf, b.obs, n, Some(ol))
+        VecEnv::buffer(slf, |b| b.obs, |s| Some(s.game.obs_len()))
     }
     /// Legal masks, `float32[num_envs, num_actions]` of 0/1 (a view).
     #[getter]
     fn mask<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
-        let (b, n, na) = {
-            let s = slf.borrow();
-            (s.inner.buffers(), s.n, s.game.num_actions())
-        };
-        VecEnv::view(slf, b.mask, n, Some(na))
+        VecEnv::buffer(slf, |b| b.mask, |s| Some(s.game.num_actions()))
     }
     /// The seat to move in each env, `uint8[num_envs]` (a view).
     #[getter]
     fn seats<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
-        let (b, n) = {
-            let s = slf.borrow();
-            (s.inner.buffers(), s.n)
-        };
-        VecEnv::view(slf, b.seats, n, None)
+        VecEnv::buffer(slf, |b| b.seats, |_| None)
     }
     /// Each seat's reward on the last step, `float32[num_envs, 4]` (a view).
     #[getter]
     fn rewards<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
-        let (b, n) = {
-            let s = slf.borrow();
-            (s.inner.buffers(), s.n)
-        };
-        VecEnv::view(slf, b.rewards, n, Some(4))
+        VecEnv::buffer(slf, |b| b.rewards, |_| Some(4))
     }
     /// Whether each env's episode ended on the last step, `bool[num_envs]` (a view).
     #[getter]
     fn dones<'py>(slf: &Bound<'py, Self>) -> Bound<'py, PyAny> {
-        let (b, n) = {
-            let s = slf.borrow();
-            (s.inner.buffers(), s.n)
-        };
-        VecEnv::view(slf, b.dones, n, None)
+        VecEnv::buffer(slf, |b| b.dones, |_| None)
     }
     /// Episodes finished so far over all envs.
     #[getter]

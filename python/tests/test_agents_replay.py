@@ -9,10 +9,9 @@ import bones
 from bones import doubles_v0, texas42_v0
 
 
-def test_agents_play_aec_seats_from_their_view():
-    env = texas42_v0.env()
-    env.reset(seed=3)
-    agents = {a: bones.Agent("heuristic", game="texas42") for a in env.possible_agents}
+def play_out(env, agents):
+    """Plays the AEC episode to its end with ``agents`` (by agent name),
+    checking that each chooses a legal action."""
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
         if term or trunc:
@@ -21,23 +20,21 @@ def test_agents_play_aec_seats_from_their_view():
         a = agents[agent].act(env)
         assert obs["action_mask"][a] == 1
         env.step(a)
+
+
+def test_agents_play_aec_seats_from_their_view():
+    env = texas42_v0.env()
+    env.reset(seed=3)
+    play_out(env, {a: bones.Agent("heuristic", game="texas42") for a in env.possible_agents})
 
 
 def test_pimc_plays_doubles_from_the_seat_view():
     env = doubles_v0.env(players=3)
     env.reset(seed=4)
-    agents = {
-        a: bones.Agent("pimc:worlds=8", game="doubles", players=3, seed=i)
-        for i, a in enumerate(env.possible_agents)
-    }
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        a = agents[agent].act(env)
-        assert obs["action_mask"][a] == 1
-        env.step(a)
+    play_out(
+        env,
+        {a: bones.Agent("pimc:worlds=8", game="doubles", players=3, seed=i) for i, a in enumerate(env.possible_agents)},
+    )
 
 
 def test_agent_on_a_record_and_on_an_observation(repo):
