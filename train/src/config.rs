@@ -241,8 +241,10 @@ const PRESETS: [(&str, &str); 4] = [
 impl TrainConfig {
     /// Parses TOML text (`origin` names it in errors).
     pub fn from_toml(text: &str, origin: &str) -> Result<TrainConfig, ConfigError> {
-        let cfg: TrainConfig =
-            toml::from_str(text).map_err(|e| ConfigError::Parse { path: origin.into(), message: e.to_string() })?;
+        let parse = |message: String| ConfigError::Parse { path: origin.into(), message };
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
+        drop_removed_keys(&mut table).map_err(parse)?;
+        let cfg: TrainConfig = table.try_into().map_err(|e: toml::de::Error| parse(e.to_string()))?;
         cfg.validate().map_err(|message| ConfigError::Parse { path: origin.into(), message })?;
         cfg.game().map_err(|e| ConfigError::Parse { path: origin.into(), message: e.to_string() })?;
         Ok(cfg)
@@ -342,6 +344,30 @@ impl TrainConfig {
     }
 }
 
+/// Keys of attempts removed from the trainer (issue 45: label files made once
+/// by `bones label`), each with the value that meant "off". A config or a
+/// checkpoint saved before the removal holds them at those values and still
+/// loads; any other value is refused, since the run it asks for no longer exists.
+const REMOVED_KEYS: [(&str, fn(&toml::Value) -> bool); 3] = [
+    ("labels", |v| v.as_str().is_some_and(|s| s.trim().is_empty())),
+    ("label_share", |v| v.as_float() == Some(1.0) || v.as_integer() == Some(1)),
+    ("label_temperature", |v| v.as_float() == Some(0.0) || v.as_integer() == Some(0)),
+];
+
+fn drop_removed_keys(table: &mut toml::Table) -> Result<(), String> {
+    for (key, is_off) in REMOVED_KEYS {
+        if let Some(v) = table.remove(key) {
+            if !is_off(&v) {
+                return Err(format!(
+                    "`{key} = {v}`: label files were removed from the trainer (they never beat the shipped \
+                     networks; the code is at commit eb35706); delete the key"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +430,16 @@ mod tests {
                 assert!(saved.lines().any(|l| l == line), "{name}: `{line}` not in\n{saved}");
             }
         }
+    }
+
+    #[test]
+    fn a_config_saved_before_labels_were_removed_still_loads_and_a_live_label_file_is_refused() {
+        let old = TrainConfig::from_toml("labels = \"\"\nlabel_share = 1.0\nlabel_temperature = 0.0\n", "old").unwrap();
+        assert_eq!(old, TrainConfig::default());
+        let e = TrainConfig::from_toml("labels = \"runs/labels/search.bin\"", "x").unwrap_err().to_string();
+        assert!(e.contains("label files were removed") && e.contains("delete the key"), "{e}");
+        let e = TrainConfig::from_toml("label_share = 0.25", "x").unwrap_err().to_string();
+        assert!(e.contains("`label_share = 0.25`"), "{e}");
     }
 
     #[test]
