@@ -9,8 +9,37 @@ from typing import Any, Callable, Literal, Mapping, Optional, Sequence, Supports
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import disjoint_base, final
 
 # A game's rules: None (the defaults), a preset name or JSON text, or a rules object.
+__all__ = [
+    "Agent",
+    "BonesError",
+    "EpisodeOverError",
+    "GameError",
+    "IllegalActionError",
+    "Learner",
+    "RecordError",
+    "RestoreError",
+    "RolloutWorker",
+    "SpecError",
+    "Table",
+    "TrainError",
+    "VecEnv",
+    "_eval_deals",
+    "_evaluate_shard",
+    "_merge_shards",
+    "benchmark",
+    "episode_seed",
+    "evaluate",
+    "game_info",
+    "games",
+    "replay",
+    "restore_table",
+    "restore_vec_env",
+    "vec_env_trace",
+]
+
 _Rules = Union[None, str, Mapping[str, Any]]
 # A game record: a dict, or one JSON line.
 _Record = Union[str, Mapping[str, Any]]
@@ -73,6 +102,7 @@ def episode_seed(base: int, env: int, episode: int) -> int:
 
 # -- one environment (table.rs) ------------------------------------------------
 
+@final
 class Table:
     """One environment of a registered game, with agents in some seats."""
 
@@ -155,6 +185,7 @@ def restore_table(
 
 # -- vector environments (vec.rs) ------------------------------------------------
 
+@disjoint_base
 class VecEnv:
     """``num_envs`` environments stepped in lockstep; the arrays are read-only views."""
 
@@ -228,6 +259,7 @@ def vec_env_trace(
 
 # -- agents (agent.rs) -----------------------------------------------------------
 
+@final
 class Agent:
     """An agent of a spec for a game, seeded by ``seed``."""
 
@@ -314,6 +346,7 @@ def _merge_shards(
 
 # -- training (train.rs) ---------------------------------------------------------
 
+@final
 class Learner:
     """The learner of a training run (its folder, networks, optimizer and pool)."""
 
@@ -352,6 +385,7 @@ class Learner:
     def checkpoint(self) -> str: ...
     def finish(self) -> dict[str, Any]: ...
 
+@final
 class RolloutWorker:
     """Rollout worker ``worker`` of a run: one shard of its games."""
 
