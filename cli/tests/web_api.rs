@@ -379,22 +379,41 @@ fn idle_games_are_dropped_and_open_games_are_bounded() {
     assert_eq!(post(idle.addr(), "/api/games", &request).0, 201);
 }
 
+/// A plain GET of the page's file at `path`: the head (lower case) and the body.
+fn get_file(addr: SocketAddr, path: &str) -> (String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{path}: not an HTTP answer: {text}"));
+    assert!(head.starts_with("HTTP/1.1 200"), "{path}: {head}");
+    assert!(head.to_ascii_lowercase().contains("cache-control: no-cache"), "{path}: {head}");
+    (head.to_ascii_lowercase(), body.to_string())
+}
+
 #[test]
-fn the_page_is_served() {
+fn the_page_and_every_module_it_loads_are_served() {
     let srv = server(Duration::from_secs(600), 10);
-    let mut s = TcpStream::connect(srv.addr()).unwrap();
-    write!(s, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
-    let mut page = String::new();
-    s.read_to_string(&mut page).unwrap();
-    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
-    assert!(page.contains("text/html") && page.contains("<script src=\"app.js\">"));
-    for file in ["app.js", "style.css"] {
-        let mut s = TcpStream::connect(srv.addr()).unwrap();
-        write!(s, "GET /{file} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
-        let mut text = String::new();
-        s.read_to_string(&mut text).unwrap();
-        assert!(text.starts_with("HTTP/1.1 200"), "{file}: {text}");
+    let (head, page) = get_file(srv.addr(), "/");
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(page.contains("<script type=\"module\" src=\"main.js\">"), "{page}");
+    let (head, _) = get_file(srv.addr(), "/style.css");
+    assert!(head.contains("content-type: text/css"), "{head}");
+    // Every module main.js imports, and theirs, as JavaScript (a browser runs no module served otherwise).
+    let mut seen = BTreeSet::new();
+    let mut todo = vec!["main.js".to_string()];
+    while let Some(name) = todo.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let (head, script) = get_file(srv.addr(), &format!("/{name}"));
+        assert!(head.contains("content-type: text/javascript"), "{name}: {head}");
+        for line in script.lines().filter(|l| l.starts_with("import ")) {
+            let module = line.split("from \"./").nth(1).and_then(|r| r.split('"').next());
+            todo.push(module.unwrap_or_else(|| panic!("{name}: an import not of ./NAME.js: {line}")).to_string());
+        }
     }
+    assert!(seen.len() > 10 && seen.contains("api.js") && seen.contains("render.js"), "{seen:?}");
 }
 
 #[test]

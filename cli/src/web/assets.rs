@@ -1,18 +1,41 @@
 //! The page: plain HTML, CSS and JavaScript from `cli/web/`, compiled into
-//! the binary (no build step, nothing fetched at run time). For work on the
-//! page, `BONES_WEB_DIR=cli/web` serves the same three files from that folder
-//! instead, read at each request (no rebuild to see a change).
+//! the binary (no build step, nothing fetched at run time). The script is a
+//! set of ES modules that the browser loads itself (`<script type="module"
+//! src="main.js">` and its `import`s; no bundler). For work on the page,
+//! `BONES_WEB_DIR=cli/web` serves the same files from that folder instead,
+//! read at each request (no rebuild to see a change).
 
 use super::error::WebError;
 use axum::body::Body;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
-/// The files of the page: name, content type, contents.
-const FILES: [(&str, &str, &str); 3] = [
+/// The content type of the page's JavaScript modules (a browser runs a module
+/// only when it is served as JavaScript).
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The files of the page: name, content type, contents. Every file of
+/// `cli/web/` is here (a unit test below says so).
+const FILES: [(&str, &str, &str); 19] = [
     ("index.html", "text/html; charset=utf-8", include_str!("../../web/index.html")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("../../web/app.js")),
     ("style.css", "text/css; charset=utf-8", include_str!("../../web/style.css")),
+    ("api.js", JS, include_str!("../../web/api.js")),
+    ("controls.js", JS, include_str!("../../web/controls.js")),
+    ("dom.js", JS, include_str!("../../web/dom.js")),
+    ("dominoes.js", JS, include_str!("../../web/dominoes.js")),
+    ("hints.js", JS, include_str!("../../web/hints.js")),
+    ("history.js", JS, include_str!("../../web/history.js")),
+    ("keys.js", JS, include_str!("../../web/keys.js")),
+    ("levels.js", JS, include_str!("../../web/levels.js")),
+    ("main.js", JS, include_str!("../../web/main.js")),
+    ("play.js", JS, include_str!("../../web/play.js")),
+    ("render.js", JS, include_str!("../../web/render.js")),
+    ("review.js", JS, include_str!("../../web/review.js")),
+    ("screens.js", JS, include_str!("../../web/screens.js")),
+    ("seats.js", JS, include_str!("../../web/seats.js")),
+    ("setup.js", JS, include_str!("../../web/setup.js")),
+    ("state.js", JS, include_str!("../../web/state.js")),
+    ("summary.js", JS, include_str!("../../web/summary.js")),
 ];
 
 /// The file `name` of the page, or a 404 answer.
@@ -40,5 +63,48 @@ pub fn page(name: &str) -> Response {
             message: format!("no such file: /{}", name.chars().take(60).collect::<String>()),
         }
         .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FILES;
+    use std::collections::BTreeSet;
+
+    /// The modules a script imports (`import … from "./name.js";`).
+    fn imports(script: &str) -> Vec<&str> {
+        script
+            .lines()
+            .filter(|l| l.starts_with("import "))
+            .filter_map(|l| l.split("from \"./").nth(1).and_then(|rest| rest.split('"').next()))
+            .collect()
+    }
+
+    #[test]
+    fn every_file_of_the_page_folder_is_compiled_in() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+            .expect("cli/web is readable")
+            .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        let served: BTreeSet<String> = FILES.iter().map(|(name, _, _)| name.to_string()).collect();
+        assert_eq!(on_disk, served, "cli/web and the FILES of assets.rs differ");
+    }
+
+    #[test]
+    fn every_module_the_page_imports_is_served_as_javascript() {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec!["main.js"];
+        while let Some(name) = todo.pop() {
+            if !seen.insert(name) {
+                continue;
+            }
+            let (_, kind, text) =
+                FILES.iter().find(|(n, _, _)| *n == name).unwrap_or_else(|| panic!("{name} is imported but not served"));
+            assert!(kind.starts_with("text/javascript"), "{name}: {kind}");
+            todo.extend(imports(text));
+        }
+        let modules: BTreeSet<&str> = FILES.iter().map(|(n, _, _)| *n).filter(|n| n.ends_with(".js")).collect();
+        assert_eq!(seen, modules, "a module that main.js never reaches is served");
     }
 }

@@ -1,0 +1,32 @@
+// The keyboard: 1–9 play the numbered move, ← → move the focus among the legal
+// moves, Enter plays the focused one, H asks for a hint, Escape closes or cancels.
+
+import { legalControls, markSuggested, moveFocus } from "./controls.js";
+import { $ } from "./dom.js";
+import { askHint, drawHint } from "./hints.js";
+import { drawAll } from "./render.js";
+import { ui } from "./state.js";
+
+export function onKey(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  ui.keyboardUser = true;
+  const tag = ev.target && ev.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (!$("overlay").hidden) {
+    if (ev.key === "Escape") { ev.preventDefault(); $("continue").click(); }
+    return;
+  }
+  if ($("play").hidden) return;
+  if (/^[1-9]$/.test(ev.key)) {
+    const c = legalControls()[Number(ev.key) - 1];
+    if (c) { ev.preventDefault(); c.click(); }
+  } else if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+    ev.preventDefault();
+    moveFocus(ev.key === "ArrowRight" ? 1 : -1);
+  } else if (ev.key === "h" || ev.key === "H") {
+    ev.preventDefault();
+    askHint();
+  } else if (ev.key === "Escape") {
+    if (ui.choosing) { ui.choosing = null; drawAll(ui.state, true); } else if (ui.hint) { ui.hint = null; drawHint(); markSuggested(); }
+  }
+}
