@@ -99,8 +99,10 @@ mod tests {
             if !seen.insert(name) {
                 continue;
             }
-            let (_, kind, text) =
-                FILES.iter().find(|(n, _, _)| *n == name).unwrap_or_else(|| panic!("{name} is imported but not served"));
+            let (_, kind, text) = FILES
+                .iter()
+                .find(|(n, _, _)| *n == name)
+                .unwrap_or_else(|| panic!("{name} is imported but not served"));
             assert!(kind.starts_with("text/javascript"), "{name}: {kind}");
             todo.extend(imports(text));
         }

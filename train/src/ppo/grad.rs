@@ -1,7 +1,7 @@
 //! Gradients: the backward pass, the global-norm clipping (computed here:
 //! burn's own clipping is per tensor) and the Adam step.
 
-use super::Nets;
+use super::nets::Nets;
 use bones_policy::sparse::SparseInput;
 use burn::module::{ModuleVisitor, Param};
 use burn::optim::{GradientsParams, ModuleOptimizer};

@@ -23,13 +23,12 @@
 mod columns;
 mod grad;
 mod loss;
+mod nets;
 mod stats;
 
 use crate::config::TrainConfig;
-use crate::critic::Critic;
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
-use bones_policy::model::Policy;
 use bones_policy::sparse::{sparse_on, SparseInput};
 use burn::optim::ModuleOptimizer;
 use burn::prelude::*;
@@ -37,19 +36,11 @@ use columns::{Columns, Inputs, Minibatch};
 pub use grad::clip_global_norm;
 use grad::{backward, optimizer_step};
 use loss::{ppo_loss, Outputs};
+pub use nets::Nets;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 pub use stats::UpdateStats;
 use stats::{explained_variance, LossParts, MinibatchStats};
-
-/// The networks an update trains: the policy and, with an oracle critic, the
-/// critic (both on an autodiff device).
-pub struct Nets {
-    /// The policy (its value head learns too).
-    pub model: Policy,
-    /// The oracle critic, when the config has one.
-    pub critic: Option<Critic>,
-}
 
 /// What an update learns from: a rollout and its GAE advantages and returns
 /// (one per decision).
@@ -150,6 +141,7 @@ fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bones_policy::model::Policy;
     use burn::module::{ModuleVisitor, Param};
     use rand::SeedableRng;
 
