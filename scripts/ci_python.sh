@@ -4,7 +4,7 @@
 # dependency artifacts with the cargo build of the same profile), installs it
 # into the venv .venv-py with the test dependencies, checks the type stubs of
 # the native module (python/bones/_bones.pyi) against the installed module with
-# mypy's stubtest and the package's own Python with mypy, and runs pytest.
+# mypy's stubtest, and runs pytest.
 #
 #   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
 #
