@@ -348,7 +348,10 @@ impl TrainConfig {
 /// by `bones label`), each with the value that meant "off". A config or a
 /// checkpoint saved before the removal holds them at those values and still
 /// loads; any other value is refused, since the run it asks for no longer exists.
-const REMOVED_KEYS: [(&str, fn(&toml::Value) -> bool); 3] = [
+/// Whether a removed key's value is the one that meant "off".
+type IsOff = fn(&toml::Value) -> bool;
+
+const REMOVED_KEYS: [(&str, IsOff); 3] = [
     ("labels", |v| v.as_str().is_some_and(|s| s.trim().is_empty())),
     ("label_share", |v| v.as_float() == Some(1.0) || v.as_integer() == Some(1)),
     ("label_temperature", |v| v.as_float() == Some(0.0) || v.as_integer() == Some(0)),
