@@ -31,7 +31,7 @@ use crate::pimc::doubles::DoublesPimc;
 use crate::pimc::PimcAgent;
 use crate::policy::{ObservingAgent, PolicyLoader};
 use crate::random::RandomAgent;
-use crate::search::{SearchAgent, SearchSettings};
+use crate::search::SearchAgent;
 use crate::spec::{AgentSpec, SpecError};
 use bones_env::{Doubles, DoublesView, Game, Texas42, Texas42View};
 
@@ -123,7 +123,7 @@ impl<'a> AgentFactory<'a> {
                     .load(&path, game.name(), game.obs_len(), game.num_actions())
                     .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
                 let agent: Box<dyn Agent<Texas42View>> =
-                    Box::new(SearchAgent::new(policy, SearchSettings::from(options), game.obs_len()));
+                    Box::new(SearchAgent::new(policy, options.clone(), game.obs_len()));
                 Ok(cast(agent))
             }
             _ => game_agent(spec, game),

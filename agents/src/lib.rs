@@ -1,7 +1,8 @@
 //! Agents for Bones and the arena that measures them.
 //!
 //! - [`agent`]: the [`Agent`] trait (an agent acts from one seat's view only).
-//! - [`spec`]: agent specs (`random`, `heuristic`, `highest`, `pimc[:worlds=N]`, `search[:…]`, `model:PATH`).
+//! - [`spec`]: agent specs (`random`, `heuristic`, `pimc:worlds=16`, `search`, `model:PATH`, …) and
+//!   their grammar, one table (`bones agents` prints it).
 //! - [`policy`]: trained policies as agents use them ([`Policy`], [`PolicyLoader`]).
 //! - [`factory`]: builds the agent of a spec for any game; trained policies come
 //!   from a [`PolicyLoader`] the caller passes in.
@@ -12,8 +13,7 @@
 //!   of the Texas 42 play phase; [`pimc`]: perfect-information Monte Carlo search
 //!   over sampled worlds; [`search`]: a trained policy and the solver together
 //!   (worlds weighted by the policy's reading of the other seats' actions);
-//!   [`playout`]: its policy continuation (every seat played by the policy
-//!   from its own view); [`infoset`]: its information-set continuation (the
+//!   [`infoset`]: its information-set continuation (the
 //!   end of the hand searched over all the worlds at once, every seat making
 //!   one play per information set).
 //! - [`review`]: a finished Texas 42 hand reviewed for one seat: its plays against
@@ -39,7 +39,6 @@ pub mod factory;
 pub mod heuristic;
 pub mod infoset;
 pub mod pimc;
-pub mod playout;
 pub mod policy;
 pub mod random;
 pub mod rating;
@@ -59,7 +58,7 @@ pub use arena::{
 };
 pub use factory::AgentFactory;
 pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
-pub use search::{SearchAgent, SearchSettings};
+pub use search::SearchAgent;
 pub use solver::Solver;
 pub use spec::{AgentSpec, Continuation, SearchOptions, SpecError};
 pub use table::{AgentError, Bare, Board, DecideError, Played, Refusal, Seats, Table, TableError};

@@ -1,36 +1,33 @@
 //! Agent specs: the strings that name an agent on the command line, in the bot
-//! server and in the Python and web front ends: `random`, `heuristic`,
-//! `highest` (Doubles), `pimc[:worlds=N]` (Texas 42),
-//! `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy|infoset][:exact=K][:model=PATH]`
-//! (Texas 42), `model:PATH`, `onnx:[observation=V:]PATH` (an ONNX network from any
-//! framework) and `exec:COMMAND` (an outside program speaking the bot protocol).
-//! Options follow the name, each after a `:` (a `,` separates the agents of a
-//! list); `model=PATH`, the path of `model:`/`onnx:` and the command of `exec:`
-//! take the rest of the spec, so they may hold `:`. [`AgentSpec`] parses and
-//! prints them; [`AgentSpec::check_remote`] says whether a spec that arrived
-//! over the network may be built.
+//! server and in the Python and web front ends (`random`, `heuristic`,
+//! `pimc:worlds=16`, `search`, `model:PATH`, …). Their grammar is one table,
+//! [`grammar::AGENTS`]: the parser reads a spec against it, and `bones agents`,
+//! the `--help` texts and the web API print it ([`grammar::describe`],
+//! [`grammar::summary`]). Options follow the name, each after a `:` (a `,`
+//! separates the agents of a list); `model=PATH`, the path of `model:`/`onnx:`
+//! and the command of `exec:` take the rest of the spec, so they may hold `:`.
+//! [`AgentSpec`] parses and prints them (printing gives the canonical text,
+//! which parses back to the same spec); [`AgentSpec::check_remote`] says
+//! whether a spec that arrived over the network may be built.
 //!
 //! A spec is plain data: this module uses nothing else of the crate, and the
 //! modules that act on a spec depend on it, never the other way round
 //! ([`crate::factory::AgentFactory`] builds the agent of a spec for a game;
-//! [`crate::search::SearchSettings`] is made `from` the parsed
-//! [`SearchOptions`]).
+//! [`crate::search::SearchAgent`] plays by the [`SearchOptions`] of its spec).
+
+pub mod grammar;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-/// The valid agent specs, for error messages and `--help`.
-pub const VALID_SPECS: &str = "`random`, `heuristic`, `highest` (Doubles only), `pimc[:worlds=N]`, \
-     `search[:worlds=N][:pool=N][:bidding=policy|pimc|playout][:caution=K][:weighted=on|off][:continuation=solver|policy|infoset][:exact=K][:model=PATH]` (Texas 42 only), \
-     `model:PATH` (a model directory or checkpoint), `onnx:[observation=V:]PATH` (an ONNX model folder or \
-     `.onnx` file), `exec:[limit=SECONDS:]COMMAND` (an outside program speaking the bot protocol)";
+use grammar::{Fault, Kind, Read};
 
 /// Worlds sampled per decision by `pimc` without `worlds=N`.
 pub const DEFAULT_PIMC_WORLDS: u32 = 32;
 
 /// A parsed agent spec.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum AgentSpec {
     /// Uniform over the legal actions.
     Random,
@@ -74,27 +71,31 @@ pub enum AgentSpec {
     },
 }
 
-/// The options of `search` (see [`crate::search`]; its agent's settings are
-/// `SearchSettings::from(&options)`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The options of `search` and of its agent (see [`crate::search`]): those a
+/// spec sets, and two that only code sets (`floor`, `candidate_ratio`; a
+/// parsed spec has their defaults, and the printed spec leaves them out).
+#[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
-    /// Worlds solved per decision.
+    /// Worlds solved per decision (`worlds=N`).
     pub worlds: u32,
-    /// Worlds sampled and weighted per decision, from which `worlds` are drawn.
+    /// Worlds sampled and weighted per decision, from which `worlds` are drawn
+    /// (`pool=N`; at least `worlds`).
     pub pool: u32,
-    /// How bids are chosen (`bidding=policy|pimc|playout`).
+    /// How bids are chosen (`bidding=policy|pimc`).
     pub bidding: Bidding,
-    /// `bidding=playout`'s caution (`caution=K`), in hundredths of a standard
-    /// error: a bid gives up this much of its estimated gain over passing.
-    pub caution: u16,
     /// Weigh the sampled worlds by how likely the policy finds the other seats'
     /// actions in them (`weighted=on`), or draw them uniformly (`weighted=off`).
     pub weighted: bool,
     /// How a candidate is valued in each world
-    /// (`continuation=solver|policy|infoset`, `exact=K`).
+    /// (`continuation=solver|infoset`, `exact=K`).
     pub continuation: Continuation,
-    /// The policy (`None`: the shipped model).
+    /// The policy (`model=PATH`; `None`: the shipped model).
     pub model: Option<PathBuf>,
+    /// Least probability an observed action contributes to a world's weight.
+    pub floor: f32,
+    /// A declaration is a candidate when the policy gives it at least this
+    /// fraction of the most probable declaration's probability.
+    pub candidate_ratio: f32,
 }
 
 /// How `search` bids.
@@ -106,20 +107,17 @@ pub enum Bidding {
     /// `pimc`'s simulated bidding; every declaration is a candidate
     /// (`bidding=pimc`).
     Pimc,
-    /// Each legal bid priced by policy playouts of the rest of the hand (the
-    /// auction, the declaration and the play) on the weighted worlds; the bid
-    /// with the best expected award is made; the policy proposes the
-    /// declarations (`bidding=playout`).
-    Playout,
 }
 
 impl Bidding {
+    /// Every way, in the grammar's order.
+    pub const ALL: [Bidding; 2] = [Bidding::Policy, Bidding::Pimc];
+
     /// The spec's name of the setting.
     pub fn name(self) -> &'static str {
         match self {
             Bidding::Policy => "policy",
             Bidding::Pimc => "pimc",
-            Bidding::Playout => "playout",
         }
     }
 }
@@ -130,13 +128,6 @@ pub enum Continuation {
     /// The open-hand solver: best play by every seat as if all hands were
     /// known (`continuation=solver`).
     Solver,
-    /// The policy plays every seat from that seat's own view until `exact`
-    /// tricks are left (the one in progress counted), then the solver takes
-    /// over (`continuation=policy[:exact=K]`).
-    Policy {
-        /// Tricks left when the solver takes over (0 to 7; 7: the solver throughout).
-        exact: u8,
-    },
     /// The open-hand solver until `exact` tricks are left (the one in progress
     /// counted); from there the rest of the hand is searched over all the
     /// worlds at once with every seat choosing one play per information set
@@ -152,15 +143,10 @@ impl Continuation {
     pub fn name(self) -> &'static str {
         match self {
             Continuation::Solver => "solver",
-            Continuation::Policy { .. } => "policy",
             Continuation::Infoset { .. } => "infoset",
         }
     }
 }
-
-/// Tricks left when the solver takes over from the policy in
-/// `continuation=policy` without `exact=K`.
-pub const DEFAULT_EXACT_TRICKS: u8 = 3;
 
 /// Tricks left when the information-set search takes over from the solver
 /// in `continuation=infoset` without `exact=K`.
@@ -178,110 +164,45 @@ impl Default for SearchOptions {
             worlds: DEFAULT_SEARCH_WORLDS,
             pool: 4 * DEFAULT_SEARCH_WORLDS,
             bidding: Bidding::Policy,
-            caution: 0,
             weighted: true,
             continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
             model: None,
+            floor: 0.02,
+            candidate_ratio: 0.25,
         }
     }
 }
 
 impl SearchOptions {
-    fn parse(opts: Option<&str>, bad: impl Fn(String) -> SpecError) -> Result<SearchOptions, SpecError> {
-        let mut o = SearchOptions::default();
-        let mut pool = None;
-        let mut continuation = o.continuation.name();
-        let mut exact = None;
-        let mut caution = None;
-        let mut rest = opts.unwrap_or("");
-        let count = |key: &str, n: &str| {
-            n.parse::<u32>()
-                .ok()
-                .filter(|&w| (1..=4096).contains(&w))
-                .ok_or_else(|| bad(format!("`{key}` must be a whole number from 1 to 4096, got `{n}`")))
-        };
-        let switch = |key: &str, v: &str, on: &str, off: &str| match v {
-            _ if v == on => Ok(true),
-            _ if v == off => Ok(false),
-            _ => Err(bad(format!("`{key}` must be `{on}` or `{off}`, got `{v}`"))),
-        };
-        while !rest.is_empty() {
-            if let Some(path) = rest.strip_prefix("model=") {
-                if path.trim().is_empty() {
-                    return Err(bad("`model=` needs a path".to_string()));
-                }
-                o.model = Some(PathBuf::from(path.trim()));
-                break;
-            }
-            let (opt, tail) = rest.split_once(':').unwrap_or((rest, ""));
-            rest = tail;
-            match opt.split_once('=') {
-                Some(("worlds", n)) => o.worlds = count("worlds", n)?,
-                Some(("pool", n)) => pool = Some(count("pool", n)?),
-                Some(("bidding", v)) => {
-                    o.bidding =
-                        [Bidding::Policy, Bidding::Pimc, Bidding::Playout]
-                            .into_iter()
-                            .find(|b| b.name() == v)
-                            .ok_or_else(|| bad(format!("`bidding` must be `policy`, `pimc` or `playout`, got `{v}`")))?
-                }
-                Some(("caution", k)) => {
-                    caution = Some(
-                        k.parse::<f64>()
-                            .ok()
-                            .filter(|k| (0.0..=10.0).contains(k))
-                            .map(|k| (k * 100.0).round() as u16)
-                            .ok_or_else(|| {
-                                bad(format!("`caution` must be a number of standard errors from 0 to 10, got `{k}`"))
-                            })?,
-                    )
-                }
-                Some(("weighted", v)) => o.weighted = switch("weighted", v, "on", "off")?,
-                Some(("continuation", v)) => {
-                    continuation = ["solver", "policy", "infoset"].into_iter().find(|&c| c == v).ok_or_else(|| {
-                        bad(format!("`continuation` must be `solver`, `policy` or `infoset`, got `{v}`"))
-                    })?
-                }
-                Some(("exact", k)) => {
-                    exact = Some(k.parse::<u8>().ok().filter(|&k| k <= 7).ok_or_else(|| {
-                        bad(format!("`exact` must be a whole number of tricks from 0 to 7, got `{k}`"))
-                    })?)
-                }
-                _ => {
-                    return Err(bad(format!(
-                    "unknown search option `{opt}` (search takes `worlds=N`, `pool=N`, `bidding=policy|pimc|playout`, \
-                         `caution=K`, `weighted=on|off`, `continuation=solver|policy|infoset`, `exact=K`, `model=PATH`, each after a `:`)"
-                )))
-                }
-            }
+    /// The options of a `search` spec read against the grammar (which checked
+    /// each value); what is wrong across options, in one sentence.
+    fn from_read(r: &Read<'_>) -> Result<SearchOptions, String> {
+        let d = SearchOptions::default();
+        let worlds = r.whole("worlds").map_or(d.worlds, |n| n as u32);
+        let pool = r.whole("pool").map_or(4 * worlds, |n| n as u32);
+        if pool < worlds {
+            return Err(format!("`pool` ({pool}) must be at least `worlds` ({worlds})"));
         }
-        o.continuation = match (continuation, exact) {
-            ("policy", k) => Continuation::Policy { exact: k.unwrap_or(DEFAULT_EXACT_TRICKS) },
-            ("infoset", Some(0)) => {
-                return Err(bad(
-                    "`exact` must be a whole number of tricks from 1 to 7 with `continuation=infoset`, got `0`".into(),
-                ))
+        let bidding = r.word("bidding").and_then(|w| Bidding::ALL.into_iter().find(|b| b.name() == w));
+        let exact = r.whole("exact").map(|k| k as u8);
+        let continuation = match (r.word("continuation"), exact) {
+            (Some("solver"), None) => Continuation::Solver,
+            (Some("solver"), Some(_)) => {
+                return Err("`exact=K` does not go with `continuation=solver` (the solver continuation is exact \
+                            throughout)"
+                    .to_string())
             }
-            ("infoset", k) => Continuation::Infoset { exact: k.unwrap_or(DEFAULT_INFOSET_TRICKS) },
-            (_, None) => Continuation::Solver,
-            (_, Some(_)) => {
-                return Err(bad(
-                    "`exact=K` does not go with `continuation=solver` (the solver continuation is exact throughout)"
-                        .into(),
-                ))
-            }
+            (_, k) => Continuation::Infoset { exact: k.unwrap_or(DEFAULT_INFOSET_TRICKS) },
         };
-        if let Some(k) = caution {
-            if o.bidding != Bidding::Playout {
-                return Err(bad("`caution=K` needs `bidding=playout` (only priced bids have a standard error)".into()));
-            }
-            o.caution = k;
-        }
-        o.pool = pool.unwrap_or(4 * o.worlds);
-        if o.pool < o.worlds {
-            return Err(bad(format!("`pool` ({}) must be at least `worlds` ({})", o.pool, o.worlds)));
-        }
-        Ok(o)
+        Ok(SearchOptions {
+            worlds,
+            pool,
+            bidding: bidding.unwrap_or(d.bidding),
+            weighted: r.word("weighted").map_or(d.weighted, |w| w == "on"),
+            continuation,
+            model: r.rest("model").map(PathBuf::from),
+            ..d
+        })
     }
 }
 
@@ -289,12 +210,9 @@ impl fmt::Display for SearchOptions {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "search:worlds={}:pool={}", self.worlds, self.pool)?;
         write!(f, ":bidding={}", self.bidding.name())?;
-        if self.caution > 0 {
-            write!(f, ":caution={}.{:02}", self.caution / 100, self.caution % 100)?;
-        }
         write!(f, ":weighted={}", if self.weighted { "on" } else { "off" })?;
         write!(f, ":continuation={}", self.continuation.name())?;
-        if let Continuation::Policy { exact } | Continuation::Infoset { exact } = self.continuation {
+        if let Continuation::Infoset { exact } = self.continuation {
             write!(f, ":exact={exact}")?;
         }
         if let Some(p) = &self.model {
@@ -308,17 +226,19 @@ impl fmt::Display for SearchOptions {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
     /// Not one of the known agents.
-    #[error("unknown agent `{spec}`: expected one of {VALID_SPECS}")]
+    #[error("unknown agent `{name}` ({hint}; `bones agents` lists them)")]
     Unknown {
-        /// The text given.
-        spec: String,
+        /// The name given.
+        name: String,
+        /// The nearest agent's name (`did you mean …?`), or the names.
+        hint: String,
     },
     /// A known agent with a bad option.
-    #[error("bad agent spec `{spec}`: {reason}; expected one of {VALID_SPECS}")]
+    #[error("bad agent spec `{spec}`: {reason}")]
     BadOption {
         /// The text given.
         spec: String,
-        /// What is wrong.
+        /// What is wrong, and the nearest valid spelling where there is one.
         reason: String,
     },
     /// The agent does not play this game.
@@ -371,85 +291,30 @@ impl FromStr for AgentSpec {
     fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
         let s = text.trim();
         let bad = |reason: String| SpecError::BadOption { spec: s.to_string(), reason };
-        let (name, rest) = match s.split_once(':') {
-            Some((n, r)) => (n, Some(r)),
-            None => (s, None),
-        };
-        match name {
-            "random" | "heuristic" | "highest" => {
-                if rest.is_some() {
-                    return Err(bad(format!("`{name}` takes no options")));
-                }
-                Ok(match name {
-                    "random" => AgentSpec::Random,
-                    "heuristic" => AgentSpec::Heuristic,
-                    _ => AgentSpec::Highest,
-                })
+        let r = grammar::read(s).map_err(|fault| match fault {
+            Fault::Unknown { name, hint } => SpecError::Unknown { name, hint },
+            Fault::Bad(reason) => bad(reason),
+        })?;
+        let tail = r.tail.unwrap_or_default();
+        Ok(match r.agent.kind {
+            Kind::Random => AgentSpec::Random,
+            Kind::Heuristic => AgentSpec::Heuristic,
+            Kind::Highest => AgentSpec::Highest,
+            Kind::Pimc => AgentSpec::Pimc { worlds: r.whole("worlds").map_or(DEFAULT_PIMC_WORLDS, |n| n as u32) },
+            Kind::Search => AgentSpec::Search(SearchOptions::from_read(&r).map_err(bad)?),
+            Kind::Model => AgentSpec::Model { path: PathBuf::from(tail) },
+            Kind::Onnx => {
+                AgentSpec::Onnx { path: PathBuf::from(tail), observation: r.whole("observation").map(|v| v as u32) }
             }
-            "pimc" => {
-                let mut worlds = DEFAULT_PIMC_WORLDS;
-                if let Some(opts) = rest {
-                    for opt in opts.split([':', ',']) {
-                        match opt.split_once('=') {
-                            Some(("worlds", n)) => {
-                                worlds =
-                                    n.parse::<u32>().ok().filter(|&w| w >= 1).ok_or_else(|| {
-                                        bad(format!("`worlds` must be a whole number >= 1, got `{n}`"))
-                                    })?;
-                            }
-                            _ => return Err(bad(format!("unknown pimc option `{opt}` (pimc takes `worlds=N`)"))),
-                        }
-                    }
-                }
-                Ok(AgentSpec::Pimc { worlds })
-            }
-            "search" => Ok(AgentSpec::Search(SearchOptions::parse(rest, bad)?)),
-            "model" => match rest {
-                Some(p) if !p.trim().is_empty() => Ok(AgentSpec::Model { path: PathBuf::from(p.trim()) }),
-                _ => Err(bad("`model` needs a path: `model:PATH`".to_string())),
-            },
-            "onnx" => {
-                let rest = rest.map(str::trim).unwrap_or("");
-                let (observation, path) = match rest.strip_prefix("observation=") {
-                    Some(tail) => {
-                        let (v, path) = tail.split_once(':').unwrap_or((tail, ""));
-                        let v = v.parse::<u32>().ok().filter(|&v| v >= 1).ok_or_else(|| {
-                            bad(format!(
-                                "`observation` must be an observation version (a whole number >= 1), got `{v}`"
-                            ))
-                        })?;
-                        (Some(v), path.trim())
-                    }
-                    None => (None, rest),
-                };
-                if path.is_empty() {
-                    return Err(bad("`onnx` needs a path: `onnx:PATH` or `onnx:observation=V:FILE.onnx`".to_string()));
-                }
-                Ok(AgentSpec::Onnx { path: PathBuf::from(path), observation })
-            }
-            "exec" => {
-                let mut command = rest.map(str::trim).unwrap_or("");
-                let mut limit_ms = DEFAULT_EXEC_LIMIT_MS;
-                if let Some(tail) = command.strip_prefix("limit=") {
-                    let (secs, cmd) = tail.split_once(':').unwrap_or((tail, ""));
-                    limit_ms = secs
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|s| (0.001..=86_400.0).contains(s))
-                        .map(|s| (s * 1000.0).round() as u64)
-                        .ok_or_else(|| {
-                            bad(format!("`limit` must be a number of seconds from 0.001 to 86400, got `{secs}`"))
-                        })?;
-                    command = cmd.trim();
-                }
-                let argv = split_words(command).map_err(|e| bad(format!("bad command line: {e}")))?;
+            Kind::Exec => {
+                let limit_ms = r.decimal("limit").map_or(DEFAULT_EXEC_LIMIT_MS, |s| (s * 1000.0).round() as u64);
+                let argv = split_words(tail).map_err(|e| bad(format!("bad command line: {e}")))?;
                 if argv.is_empty() {
-                    return Err(bad("`exec` needs a command line: `exec:[limit=SECONDS:]PROGRAM [ARGS…]`".to_string()));
+                    return Err(bad(format!("`exec` needs a command line: `{}`", grammar::syntax(r.agent))));
                 }
-                Ok(AgentSpec::Exec { command: command.to_string(), argv, limit_ms })
+                AgentSpec::Exec { command: tail.to_string(), argv, limit_ms }
             }
-            _ => Err(SpecError::Unknown { spec: s.to_string() }),
-        }
+        })
     }
 }
 

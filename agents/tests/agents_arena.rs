@@ -145,7 +145,7 @@ fn spec_parser_accepts_the_specs_and_explains_errors() {
     let e = AgentSpec::parse("greedy").unwrap_err();
     assert!(matches!(e, SpecError::Unknown { .. }));
     let msg = e.to_string();
-    for valid in ["random", "heuristic", "highest", "pimc[:worlds=N]", "model:PATH"] {
+    for valid in ["random", "heuristic", "highest", "pimc", "search", "model", "onnx", "exec", "`bones agents`"] {
         assert!(msg.contains(valid), "{msg}");
     }
     assert!(AgentSpec::parse("").is_err());

@@ -12,5 +12,6 @@ mod review;
 mod search;
 mod shards;
 mod solver;
+mod spec;
 mod table;
 mod view_observation;

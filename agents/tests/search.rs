@@ -10,15 +10,12 @@
 //! ```
 
 use bones_agents::pimc::{public_actions, replay, Constraints};
-use bones_agents::playout::{Playouts, Tally};
-use bones_agents::solver::remaining_points;
-use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_EXACT_TRICKS, DEFAULT_INFOSET_TRICKS, DEFAULT_SEARCH_WORLDS};
+use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_INFOSET_TRICKS, DEFAULT_SEARCH_WORLDS};
 use bones_agents::{
-    legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Continuation, Policy, PolicyLoader, SearchAgent,
-    SearchSettings, Solver, SpecError,
+    legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Continuation, Policy, PolicyLoader, SearchAgent, SpecError,
 };
 use bones_env::rules::DoublesRules;
-use bones_env::texas42::{team, Hand, Outcome, Phase};
+use bones_env::texas42::Hand;
 use bones_env::{Action, ActionMask, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
 use bones_env::{SeatView, Texas42View};
 use rand::SeedableRng;
@@ -61,9 +58,9 @@ fn game() -> Texas42 {
     Texas42::new(Texas42Rules::STANDARD)
 }
 
-fn agent(slope: f32, settings: SearchSettings) -> SearchAgent {
+fn agent(slope: f32, options: SearchOptions) -> SearchAgent {
     let g = game();
-    SearchAgent::new(Box::new(Slope { slope, num_actions: g.num_actions() }), settings, g.obs_len())
+    SearchAgent::new(Box::new(Slope { slope, num_actions: g.num_actions() }), options, g.obs_len())
 }
 
 /// Decision points of `hands` hands in which seats 1..=3 play the highest legal
@@ -102,20 +99,12 @@ fn search_specs_parse_print_and_reject_bad_options() {
             worlds: 8,
             pool: 20,
             bidding: Bidding::Pimc,
-            caution: 0,
             weighted: false,
             continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
-            model: Some("runs/a:b".into())
+            model: Some("runs/a:b".into()),
+            ..SearchOptions::default()
         })
     );
-    let policy = spec("search:worlds=8:continuation=policy");
-    let AgentSpec::Search(o) = &policy else { panic!("{policy:?}") };
-    assert_eq!(o.continuation, Continuation::Policy { exact: DEFAULT_EXACT_TRICKS });
-    assert_eq!(
-        policy.to_string(),
-        format!("search:worlds=8:pool=32:bidding=policy:weighted=on:continuation=policy:exact={DEFAULT_EXACT_TRICKS}")
-    );
-    assert_eq!(spec("search:exact=0:continuation=policy"), spec("search:continuation=policy:exact=0"));
     let infoset = spec("search:worlds=8:continuation=infoset");
     let AgentSpec::Search(o) = &infoset else { panic!("{infoset:?}") };
     assert_eq!(o.continuation, Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS });
@@ -130,26 +119,12 @@ fn search_specs_parse_print_and_reject_bad_options() {
     let solver = spec("search:continuation=solver");
     assert_ne!(solver, spec("search"));
     assert_eq!(solver.to_string(), "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=solver");
-    let cautious = spec("search:caution=1.5:bidding=playout");
-    let AgentSpec::Search(o) = &cautious else { panic!("{cautious:?}") };
-    assert_eq!((o.bidding, o.caution), (Bidding::Playout, 150));
-    assert_eq!(
-        cautious.to_string(),
-        format!(
-            "search:worlds=128:pool=512:bidding=playout:caution=1.50:weighted=on:continuation=infoset:exact={}",
-            DEFAULT_INFOSET_TRICKS
-        )
-    );
-    assert_eq!(spec("search:bidding=playout:caution=0"), spec("search:bidding=playout"));
     for s in [
         "search",
         "search:worlds=4",
         "search:weighted=off:model=models/texas42",
-        "search:continuation=policy:exact=7:model=m",
         "search:continuation=infoset:exact=1",
         "search:continuation=solver:worlds=16",
-        "search:bidding=playout:worlds=3",
-        "search:bidding=playout:caution=0.25",
         &full.to_string(),
     ] {
         let once = spec(s);
@@ -167,18 +142,10 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:depth=3",
         "search:model=",
         "search:continuation=network",
-        "search:continuation=policy:exact=8",
-        "search:continuation=policy:exact=-1",
         "search:continuation=infoset:exact=0",
         "search:continuation=infoset:exact=8",
         "search:continuation=Infoset",
         "search:continuation=solver:exact=2",
-        "search:caution=1",
-        "search:bidding=pimc:caution=1",
-        "search:bidding=playout:caution=-1",
-        "search:bidding=playout:caution=11",
-        "search:bidding=playout:caution=NaN",
-        "search:bidding=playout:caution=",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -187,6 +154,24 @@ fn search_specs_parse_print_and_reject_bad_options() {
     // A list of agents: `,` between agents, `:` inside one.
     let list = AgentSpec::parse_list("search:worlds=2:weighted=off,pimc:worlds=4").unwrap();
     assert_eq!(list.len(), 2);
+}
+
+#[test]
+fn the_removed_search_options_are_refused_with_one_line_saying_so() {
+    for (bad, part) in [
+        ("search:bidding=playout", "`bidding=playout`"),
+        ("search:bidding=playout:caution=1", "`bidding=playout`"),
+        ("search:caution=1.5", "`caution`"),
+        ("search:continuation=policy", "`continuation=policy`"),
+        ("search:worlds=8:continuation=policy:exact=2", "`continuation=policy`"),
+    ] {
+        let e = bad.parse::<AgentSpec>().unwrap_err();
+        assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
+        assert_eq!(
+            e.to_string(),
+            format!("bad agent spec `{bad}`: {part} was removed (it did not pay; see docs/results.md)")
+        );
+    }
 }
 
 #[test]
@@ -205,25 +190,24 @@ fn search_needs_a_policy_loader_and_texas42() {
 #[test]
 fn search_is_legal_and_deterministic_in_whole_hands() {
     // search at seats 0 and 2 (every option combination over the hands,
-    // every continuation),
+    // both continuations),
     // random at 1 and 3, under the full rules: every action legal, and the
     // same seed plays the same hand again.
     let g = Texas42::new(Texas42Rules::FULL);
-    let settings = |i: u64| SearchSettings {
+    let options = |i: u64| SearchOptions {
         worlds: 2,
         pool: 6,
-        bidding: [Bidding::Policy, Bidding::Pimc, Bidding::Playout][(i % 3) as usize],
+        bidding: Bidding::ALL[(i % 2) as usize],
         weighted: i % 4 < 2,
         continuation: match i {
-            0..=3 => Continuation::Solver,
-            4..=7 => Continuation::Policy { exact: (i % 3) as u8 },
+            0..=5 => Continuation::Solver,
             _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
         },
-        ..SearchSettings::default()
+        ..SearchOptions::default()
     };
     let play = |seed: u64| -> Vec<Action> {
         let mk = || {
-            SearchAgent::new(Box::new(Slope { slope: 0.3, num_actions: g.num_actions() }), settings(seed), g.obs_len())
+            SearchAgent::new(Box::new(Slope { slope: 0.3, num_actions: g.num_actions() }), options(seed), g.obs_len())
         };
         let mut searchers = [mk(), mk()];
         let mut rng = AgentRng::seed_from_u64(seed);
@@ -249,7 +233,7 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
 
 #[test]
 fn every_weighed_world_replays_the_public_record() {
-    let mut search = agent(0.5, SearchSettings { worlds: 4, pool: 12, ..SearchSettings::default() });
+    let mut search = agent(0.5, SearchOptions { worlds: 4, pool: 12, ..SearchOptions::default() });
     let mut checked = 0;
     for (i, (real, v)) in seat0_positions(6).into_iter().enumerate() {
         let cons = Constraints::from_view(&v);
@@ -289,9 +273,9 @@ fn weighted_worlds_are_the_ones_the_policy_explains() {
     // floor gives every world where some seat did otherwise a negligible
     // weight, so whenever the pool holds a world that explains the record,
     // only such worlds are drawn. Uniform worlds often do not explain it.
-    let settings = SearchSettings { worlds: 8, pool: 64, floor: 1e-30, ..SearchSettings::default() };
-    let mut steep = agent(40.0, settings);
-    let mut uniform = agent(40.0, SearchSettings { weighted: false, ..settings });
+    let options = SearchOptions { worlds: 8, pool: 64, floor: 1e-30, ..SearchOptions::default() };
+    let mut uniform = agent(40.0, SearchOptions { weighted: false, ..options.clone() });
+    let mut steep = agent(40.0, options);
     let (mut explained, mut positions, mut uniform_miss) = (0, 0, 0);
     for (i, (real, v)) in seat0_positions(12).into_iter().enumerate() {
         if v.declaration.is_none() || v.legal.len() < 2 {
@@ -326,7 +310,7 @@ fn weighted_worlds_are_the_ones_the_policy_explains() {
 fn declaration_candidates_come_from_the_policy() {
     // The steep stand-in favours the highest declaration id; with the policy
     // bidding, only it is a candidate, so it is declared without search.
-    let mut search = agent(40.0, SearchSettings { worlds: 2, pool: 2, ..SearchSettings::default() });
+    let mut search = agent(40.0, SearchOptions { worlds: 2, pool: 2, ..SearchOptions::default() });
     let mut seen = 0;
     for (i, (_, v)) in seat0_positions(40).into_iter().enumerate() {
         if v.phase != bones_env::texas42::Phase::Declaring {
@@ -362,8 +346,8 @@ fn observation_rows_are_the_other_seats_views() {
     }
     let g = game();
     let rows = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-    let settings = SearchSettings { worlds: 1, pool: 1, ..SearchSettings::default() };
-    let mut search = SearchAgent::new(Box::new(Recorder(rows.clone(), g.num_actions())), settings, g.obs_len());
+    let options = SearchOptions { worlds: 1, pool: 1, ..SearchOptions::default() };
+    let mut search = SearchAgent::new(Box::new(Recorder(rows.clone(), g.num_actions())), options, g.obs_len());
     let (real, v) = seat0_positions(3).into_iter().rev().find(|(_, v)| v.trick >= 2).unwrap();
     let mut rng = AgentRng::seed_from_u64(5);
     let pool = search.weighted_pool(&v, &mut rng);
@@ -382,174 +366,4 @@ fn observation_rows_are_the_other_seats_views() {
     assert!(!expect.is_empty());
     assert_eq!(*rows.lock().unwrap(), expect);
     let _ = real;
-}
-
-/// `h` played out by `policy` in every seat (its most probable legal action)
-/// until `exact` tricks are left, then completed by the solver: the hand at
-/// its end.
-fn played_out(mut h: Hand, policy: &mut Slope, exact: u8) -> Hand {
-    let mut rng = AgentRng::seed_from_u64(0);
-    loop {
-        if h.is_done() {
-            return h;
-        }
-        if h.phase == Phase::Playing && 7 - h.trick <= exact {
-            let mut solver = Solver::new();
-            let bidders = team(h.bidder);
-            let theirs = solver.value(&h);
-            let mut end = h;
-            end.points[bidders] += theirs as u8;
-            end.points[1 - bidders] += (remaining_points(&h) - theirs) as u8;
-            end.outcome = Some(Outcome::Settled { made: solver.contract(&h) });
-            return end;
-        }
-        let obs = vec![0.0; game().obs_len()];
-        let a = policy.decide(&obs, h.legal_mask(), &mut rng);
-        h.apply(a).unwrap();
-    }
-}
-
-#[test]
-fn a_policy_playout_is_the_hand_played_out_by_the_policy_then_solved() {
-    // One world (the true deal) and the same world twice, at bids,
-    // declarations and plays: each candidate's tally is the hand played out
-    // by the policy in every seat until `exact` tricks are left and then
-    // solved, counted once per copy.
-    let g = game();
-    let mut checked = 0;
-    for (hand, v) in seat0_positions(6).into_iter().filter(|(_, v)| v.legal.len() > 1) {
-        for exact in [0u8, 2] {
-            let mut policy = Slope { slope: 1.0, num_actions: g.num_actions() };
-            let mut solver = Solver::new();
-            let me = team(v.seat);
-            let start = hand.points[me] as i64;
-            for copies in [1u32, 2] {
-                let worlds = vec![hand; copies as usize];
-                let mut playouts = Playouts { policy: &mut policy, solver: &mut solver, obs_len: g.obs_len(), exact };
-                let scores = playouts.scores(&v, &worlds, v.legal);
-                assert_eq!(scores.iter().map(|t| t.action).collect::<Vec<_>>(), v.legal.iter().collect::<Vec<_>>());
-                for t in &scores {
-                    let mut h = hand;
-                    h.apply(t.action).unwrap();
-                    let end = played_out(h, &mut Slope { slope: 1.0, num_actions: g.num_actions() }, exact);
-                    let made = end.outcome == Some(Outcome::Settled { made: true });
-                    let bidders = team(end.bidder);
-                    let award = end.award();
-                    let expected = Tally {
-                        action: t.action,
-                        won: (made == (bidders == me)) as u32 * copies,
-                        points: (end.points[me] as i64 - start) * copies as i64,
-                        award: (award[me] as i64 - award[1 - me] as i64) * copies as i64,
-                        contracts: (end.bidder == v.seat) as u32 * copies,
-                        made: (end.bidder == v.seat && made) as u32 * copies,
-                    };
-                    assert_eq!(*t, expected, "exact={exact}");
-                }
-                checked += 1;
-            }
-        }
-    }
-    assert!(checked >= 40, "only {checked} positions checked");
-}
-
-#[test]
-fn the_policy_continuation_with_every_trick_exact_decides_as_the_solver() {
-    // `exact=7` leaves every trick to the solver: the same worlds, the same
-    // decisions and values as `continuation=solver`.
-    let exact = SearchSettings {
-        worlds: 4,
-        pool: 8,
-        continuation: Continuation::Policy { exact: 7 },
-        ..SearchSettings::default()
-    };
-    let solver = SearchSettings { continuation: Continuation::Solver, ..exact };
-    let (mut a, mut b) = (agent(0.5, exact), agent(0.5, solver));
-    let positions = seat0_positions(4);
-    for (i, (_, v)) in positions.iter().enumerate() {
-        let (ra, rb) = (&mut AgentRng::seed_from_u64(i as u64), &mut AgentRng::seed_from_u64(i as u64));
-        assert_eq!(a.explain(v, ra), b.explain(v, rb), "position {i}");
-    }
-}
-
-#[test]
-fn priced_bidding_makes_the_bid_with_the_best_expected_award() {
-    // `bidding=playout` bids the argmax of the mean award over its priced
-    // bids (ties to the lowest id), and a pass is priced like any bid.
-    let settings = SearchSettings { worlds: 4, pool: 8, bidding: Bidding::Playout, ..SearchSettings::default() };
-    let (mut a, mut b) = (agent(0.5, settings), agent(0.5, settings));
-    let mut checked = 0;
-    for (i, (_, v)) in seat0_positions(12).iter().enumerate() {
-        if v.phase != Phase::Bidding || v.legal.len() < 2 {
-            continue;
-        }
-        let (ra, rb) = (&mut AgentRng::seed_from_u64(i as u64), &mut AgentRng::seed_from_u64(i as u64));
-        let e = a.explain(v, ra);
-        let (tallies, worlds) = b.price_bids(v, rb);
-        assert_eq!(worlds, 4);
-        assert_eq!(tallies.iter().map(|t| t.action).collect::<Vec<_>>(), v.legal.iter().collect::<Vec<_>>());
-        let best = tallies.iter().map(|t| t.award).max().unwrap();
-        assert_eq!(e.action, tallies.iter().find(|t| t.award == best).unwrap().action, "position {i}");
-        for t in &tallies {
-            assert!(t.made <= t.contracts && t.contracts <= 4 && t.won <= 4, "{t:?}");
-        }
-        assert!(e.values.is_some());
-        checked += 1;
-    }
-    assert!(checked >= 6, "only {checked} bidding positions");
-}
-
-#[test]
-fn caution_values_a_bid_by_its_gain_over_passing_less_its_standard_errors() {
-    use bones_agents::playout::WorldAwards;
-    use bones_agents::search::cautious_values;
-    use bones_env::texas42::PASS;
-    let tally = |action| Tally { action, ..Tally::default() };
-    let tallies = [tally(PASS), tally(PASS + 1), tally(PASS + 2)];
-    // Three distinct worlds, the last drawn twice: the pass wins nothing, the
-    // first bid 1 in each, the second 3, -1, 3 (3 twice).
-    let awards = WorldAwards { copies: vec![1, 1, 2], award: vec![0, 1, 3, 0, 1, -1, 0, 1, 3] };
-    // Gains over passing: 1 (no spread); 2 with a variance of 12 / 3 = 4 over
-    // 4 worlds, a standard error of 1.
-    assert_eq!(cautious_values(&tallies, &awards, 0.0), vec![0.0, 1.0, 2.0]);
-    assert_eq!(cautious_values(&tallies, &awards, 1.5), vec![0.0, 1.0, 0.5]);
-    assert_eq!(cautious_values(&tallies, &awards, 3.0), vec![0.0, 1.0, -1.0]);
-    // A forced shaker cannot pass: its bids are worth their mean awards.
-    let forced = [tally(PASS + 1), tally(PASS + 2)];
-    let awards = WorldAwards { copies: vec![1, 3], award: vec![1, -1, -1, 3] };
-    assert_eq!(cautious_values(&forced, &awards, 2.0), vec![-0.5, 2.0]);
-    assert_eq!(cautious_values(&forced, &WorldAwards::default(), 2.0), vec![0.0, 0.0]);
-}
-
-#[test]
-fn a_cautious_priced_bidder_bids_its_best_cautious_value_deterministically() {
-    use bones_agents::search::cautious_values;
-    let settings =
-        SearchSettings { worlds: 6, pool: 12, bidding: Bidding::Playout, caution: 1.0, ..SearchSettings::default() };
-    let (mut a, mut b, mut c) = (agent(0.5, settings), agent(0.5, settings), agent(0.5, settings));
-    let mut checked = 0;
-    for (i, (_, v)) in seat0_positions(12).iter().enumerate() {
-        if v.phase != Phase::Bidding || v.legal.len() < 2 {
-            continue;
-        }
-        let rng = || AgentRng::seed_from_u64(i as u64);
-        let e = a.explain(v, &mut rng());
-        assert!(v.legal.contains(e.action), "position {i}: {} is not legal", e.action);
-        assert_eq!(e, c.explain(v, &mut rng()), "position {i}: the same seed bids the same");
-        let (tallies, awards) = b.price_bids_by_world(v, &mut rng());
-        let k = tallies.len();
-        assert_eq!(awards.award.len(), awards.copies.len() * k);
-        assert_eq!(awards.copies.iter().sum::<u32>(), 6);
-        for (j, t) in tallies.iter().enumerate() {
-            let sum: i64 = awards.copies.iter().enumerate().map(|(w, &n)| n as i64 * awards.award[w * k + j]).sum();
-            assert_eq!(sum, t.award, "position {i}: the worlds' awards add up to the tally's");
-        }
-        let values = cautious_values(&tallies, &awards, 1.0);
-        let plain = cautious_values(&tallies, &awards, 0.0);
-        let best = values.iter().cloned().fold(f64::MIN, f64::max);
-        let first_best = values.iter().position(|&x| x == best).unwrap();
-        assert_eq!(e.action, tallies[first_best].action, "position {i}");
-        assert!(values.iter().zip(&plain).all(|(c, p)| c <= p), "caution only lowers a bid's value");
-        checked += 1;
-    }
-    assert!(checked >= 6, "only {checked} bidding positions");
 }

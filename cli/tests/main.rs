@@ -1,6 +1,7 @@
 //! The `bones` program and its front ends, tested from outside: one test
 //! binary, a module per front end.
 
+mod agents;
 mod benchmark;
 mod bones_cmd;
 mod cli_usage;

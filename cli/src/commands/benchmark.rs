@@ -4,7 +4,7 @@
 
 use anyhow::{Context, Result};
 use bones_agents::benchmark::{self, Benchmark, Interval, Scorecard, VERSIONS};
-use bones_agents::spec::VALID_SPECS;
+use bones_agents::spec::grammar;
 use bones_agents::AgentSpec;
 use bones_env::{Game, GameVisitor, GAMES};
 use bones_policy::agent::{factory, shipped_model};
@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
-    "Agent specs: {VALID_SPECS}.\n\n\
+    "Agent specs: {specs}.\n\n\
      Benchmarks: {}. texas42-v1: 500 duplicate deals (1,000 hands) against random, heuristic, \
      model:models/texas42, pimc:worlds=16 and search; doubles-v1 (4 players): 500 deals (2,000 rounds) \
      against random, highest, heuristic, pimc:worlds=32 and model:models/doubles. docs/benchmark.md \
@@ -21,7 +21,8 @@ use indicatif::{ProgressBar, ProgressStyle};
      --json prints one object: benchmark, game, rules, players, seed, agent, margin_unit, win_unit, \
      rows (per opponent: opponent, deals, hands, margin, margin_ci, win_rate, win_ci, elo, elo_ci, \
      micros_per_decision) and summary (mean_elo, beaten, lost, opponents).",
-    VERSIONS.join(", ")
+    VERSIONS.join(", "),
+    specs = grammar::summary()
 ))]
 pub struct BenchmarkArgs {
     /// The agent to benchmark (an agent spec).

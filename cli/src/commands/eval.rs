@@ -5,7 +5,7 @@ use super::args::GameArgs;
 use anyhow::{Context, Result};
 use bones_agents::arena::{self, Amount, ArenaError, Estimate, EvalOptions, EvalReport, Ladder};
 use bones_agents::report::num;
-use bones_agents::spec::VALID_SPECS;
+use bones_agents::spec::grammar;
 use bones_agents::AgentSpec;
 use bones_env::{registry, Game, GameVisitor};
 use bones_policy::agent::factory;
@@ -14,12 +14,13 @@ use serde_json::{json, Value};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
-    "Agent specs: {VALID_SPECS}.\n\n\
+    "Agent specs: {specs}.\n\n\
      --json prints one object: agents, games, hands, win_rate, win_ci, marks_per_hand, marks_ci, \
      points_per_hand, points_ci, elo (Texas 42; A minus B per hand), and contracts (a and b: hands each \
      team declared, made, made_rate, mean_bid); for Doubles points_per_round and points_ci (A's round \
      score minus the other seats' mean) replace the marks, points and contracts keys. \
-     Intervals are 95%; elo is null when the win rate is 0 or 1."
+     Intervals are 95%; elo is null when the win rate is 0 or 1.",
+    specs = grammar::summary()
 ))]
 pub struct EvalArgs {
     /// Two agent specs `A,B` (A is evaluated against B).

@@ -1,6 +1,7 @@
 //! The subcommands of `bones`: one module each (its arguments and what it
 //! runs), dispatched by [`run`]; [`args`] holds what several share.
 
+mod agents;
 pub mod args;
 mod bench;
 mod benchmark;
@@ -47,6 +48,8 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Serve a page to play against the bots in a browser (and its JSON API).
     Web(web::WebArgs),
+    /// List the agent specs: every agent, its options, their values and defaults.
+    Agents(agents::AgentsArgs),
 }
 
 /// Runs a parsed command; returns the process exit status.
@@ -62,5 +65,6 @@ pub fn run(cli: Cli) -> Result<i32> {
         Command::Export(a) => export::run(a),
         Command::Serve(a) => serve::run(a),
         Command::Web(a) => web::run(a),
+        Command::Agents(a) => agents::run(a),
     }
 }

@@ -9,7 +9,7 @@ use crate::terminal::doubles::DoublesScreen;
 use crate::terminal::texas42::Texas42Screen;
 use crate::terminal::{Screen, StateOf};
 use anyhow::{anyhow, Result};
-use bones_agents::spec::VALID_SPECS;
+use bones_agents::spec::grammar;
 use bones_agents::{Agent, AgentRng, AgentSpec, Bare, Refusal, Seats, SpecError, Table};
 use bones_env::rules::DoublesRules;
 use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules};
@@ -21,11 +21,12 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
-    "Bots are agent specs: {VALID_SPECS}. The default partner and opponents are the shipped model \
+    "Bots are agent specs: {specs}. The default partner and opponents are the shipped model \
      (`model:models/texas42` or `model:models/doubles`), or `heuristic` where that folder is missing.\n\n\
      At a prompt type a move by name: a bid (`30`, `1m`, `pass`), a trump (`sixes`, `follow-me`), a domino \
      (`6-4`, also `4-6`); in Doubles `6-6`, `6-3@6` (or just `6-3` when it fits one end only), `draw`, `pass`. \
-     `help` or `?` shows the legal moves again; `quit` (or end of input) stops, saving with --save."
+     `help` or `?` shows the legal moves again; `quit` (or end of input) stops, saving with --save.",
+    specs = grammar::summary()
 ))]
 pub struct PlayArgs {
     #[command(flatten)]

@@ -14,7 +14,7 @@ pub struct ServeArgs {
     #[arg(long, default_value = "default")]
     pub model: String,
     /// Serve any agent spec instead of a model (`heuristic`, `pimc:worlds=16`,
-    /// `search`, `model:PATH`, ...): replies carry the action only.
+    /// `search`, `model:PATH`, ...; `bones agents` lists them): replies carry the action only.
     #[arg(long, conflicts_with_all = ["model", "sample"])]
     pub agent: Option<String>,
     /// Sample the action from the policy instead of taking the most probable one (needs --seed).

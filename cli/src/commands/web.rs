@@ -5,18 +5,19 @@ use crate::web::history::default_path;
 use crate::web::levels::{Pick, LEVEL_NAMES};
 use crate::web::{start, Defaults, WebConfig};
 use anyhow::Result;
-use bones_agents::spec::VALID_SPECS;
+use bones_agents::spec::grammar;
 use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = format!(
-    "Open the printed address in a browser. Bots are strength levels ({}) or agent specs: {VALID_SPECS}; \
+    "Open the printed address in a browser. Bots are strength levels ({}) or agent specs: {specs}; \
      the page may choose others for each game. Without --opponents/--partner the bots play the `normal` \
      level: the shipped model of the game (`model:models/texas42` or `model:models/doubles`), or \
      `heuristic` where it is missing. Finished games are kept in a SQLite file (--db). \
      The JSON API is described in docs/interfaces.md (`bones web`: the browser API).",
-    LEVEL_NAMES.join(", ")
+    LEVEL_NAMES.join(", "),
+    specs = grammar::summary()
 ))]
 pub struct WebArgs {
     /// The port to listen on (0: any free port).

@@ -49,7 +49,7 @@ use axum::http::{StatusCode, Uri};
 use axum::response::Response;
 use axum::routing::{get, post};
 use axum::Router;
-use bones_agents::spec::VALID_SPECS;
+use bones_agents::spec::grammar;
 use error::json_response;
 use levels::{Pick, DEFAULT_LEVEL};
 use models::SharedModels;
@@ -295,7 +295,7 @@ async fn info(State(app): State<Arc<App>>) -> Response {
             "games": games,
             "levels": levels,
             "default_level": DEFAULT_LEVEL,
-            "agents": VALID_SPECS,
+            "agents": grammar::summary(),
             "defaults": {"opponents": pick(&app.defaults.opponents), "partner": pick(&app.defaults.partner)},
             "history": app.history.is_some(),
             "idle_timeout_s": app.store.idle().as_secs_f64(),
