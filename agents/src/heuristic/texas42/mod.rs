@@ -45,7 +45,8 @@ use bones_env::texas42::{bid_value, is_mark_bid, Phase};
 use bones_env::{Action, ActionMask, Texas42View};
 use play::play;
 
-/// The `heuristic` Texas 42 player (rules in the module docs).
+/// The `heuristic` Texas 42 player (its bidding and declaring in the module
+/// docs, its valuation in [`valuation`](mod@valuation), its play in `play`).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Texas42Heuristic {
     /// The point estimates ([`Valuation::points`]) from which the seat bids up
