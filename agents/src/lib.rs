@@ -26,7 +26,7 @@
 //!   one seat (for search agents written outside Bones).
 //! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
 //!   gauntlet on fixed deals) and its scorecard (`bones benchmark`);
-//!   [`rating`]: intervals of ladder ratings.
+//!   [`rating`]: ladder ratings (a round robin, the fitted Elo and its intervals).
 
 #![warn(missing_docs)]
 
