@@ -8,7 +8,7 @@
 //!
 //! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a variant to
 //! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`],
-//! [`replay_record`] and [`GAMES`]. Outside this file only three places know the
+//! [`replay_record`], [`view_position`] and [`GAMES`]. Outside this file only three places know the
 //! games by name: the agent factory of bones-agents (which game has which agents
 //! written for it), the terminal screens of `bones play` and the table that the
 //! page of `bones web` draws (by the view's type; other games play without one).
@@ -34,6 +34,7 @@ use crate::action::ActionError;
 use crate::doubles::Doubles;
 use crate::game::{Action, Game};
 use crate::observe::Segment;
+use crate::position::{position, ViewError, ViewGame};
 use crate::record::json::RecordError;
 use crate::rules::{parse_rules_arg, DoublesRules, RulesError, Texas42Rules};
 use crate::texas42::{RewardMode, Texas42};
@@ -153,6 +154,21 @@ pub fn replay_record<V: RecordVisitor>(
         "texas42" => run::<Texas42, V>(record, visitor),
         "doubles" => run::<Doubles, V>(record, visitor),
         other => Err(RecordError::record(format!("unknown game `{other}`: expected {}", game_names()))),
+    }
+}
+
+/// Reads a seat's view of the game its `game` names ([`position`]): the
+/// visitor's output on the view's game and a state whose view for the view's
+/// seat is `view`.
+pub fn view_position<V: RecordVisitor>(view: &Map<String, Value>, visitor: V) -> Result<V::Output, ViewError> {
+    fn run<G: ViewGame, V: RecordVisitor>(view: &Map<String, Value>, visitor: V) -> Result<V::Output, ViewError> {
+        let (game, state, _) = position::<G>(view)?;
+        Ok(visitor.visit(game, state))
+    }
+    match view.get("game").and_then(Value::as_str) {
+        Some("texas42") => run::<Texas42, V>(view, visitor),
+        Some("doubles") => run::<Doubles, V>(view, visitor),
+        _ => Err(ViewError(format!("`game` must be {}", names_or(|n| format!("\"{n}\""))))),
     }
 }
 

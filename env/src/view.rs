@@ -23,3 +23,52 @@ pub trait SeatView: Clone + Send + Sync + 'static {
     /// [`observe`](crate::GameState::observe) for this seat.
     fn observe(&self, out: &mut [f32]);
 }
+
+/// Implements [`SeatView`] and a game's seat-facts trait (what its observation
+/// writer reads) for a view that holds the facts in fields: the seat is the
+/// field `seat`, the legal actions `legal`, and the observation is written by
+/// `WRITE` from the facts. `copy` facts return the field of their name, `refer`
+/// facts a reference to it; facts that are not a field of their name follow as
+/// methods written out. Every method is `#[inline]` (the observation writer
+/// reads facts in its inner loops).
+macro_rules! view_in_fields {
+    ($ty:ty: $facts:ident, $write:path {
+        copy $($c:ident: $ct:ty),* ;
+        refer $($r:ident: $rt:ty),* ;
+        $(fn $m:ident $args:tt -> $mt:ty $body:block)*
+    }) => {
+        impl $crate::view::SeatView for $ty {
+            #[inline]
+            fn seat(&self) -> usize {
+                self.seat as usize
+            }
+            #[inline]
+            fn legal(&self) -> $crate::action::ActionMask {
+                self.legal
+            }
+            fn observe(&self, out: &mut [f32]) {
+                $write(self, out)
+            }
+        }
+
+        impl $facts for $ty {
+            $(
+                #[inline]
+                fn $c(&self) -> $ct {
+                    self.$c
+                }
+            )*
+            $(
+                #[inline]
+                fn $r(&self) -> &$rt {
+                    &self.$r
+                }
+            )*
+            $(
+                #[inline]
+                fn $m $args -> $mt $body
+            )*
+        }
+    };
+}
+pub(crate) use view_in_fields;

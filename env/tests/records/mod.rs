@@ -9,6 +9,21 @@ mod typed;
 use bones_env::replay::replay_line;
 use serde_json::Value;
 
+/// Keys a damaged record's `rules` may be given: every rules key of both games, and junk.
+const RULES_KEYS: &[&str] = &[
+    "preset",
+    "variants",
+    "all_pass",
+    "early_end",
+    "scoring",
+    "target",
+    "nello_min_marks",
+    "nello_doubles",
+    "blocked_tie",
+    "players",
+    "junk",
+];
+
 fn sorted(v: &Value) -> Vec<String> {
     let mut names: Vec<String> = v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect();
     names.sort();
