@@ -95,6 +95,7 @@ fn a_doubles_view_request_that_contradicts_itself_is_refused() {
     let not_held = bones_env::Domino::ALL.iter().map(|d| d.to_string()).find(|d| !held(d)).unwrap();
     for (key, value, error) in [
         ("colour", json!(1), "unknown key `colour` in a doubles view"),
+        ("game", json!("texas42"), "bad `game` \"texas42\": expected \"doubles\""),
         ("players", json!(4), "bad `players` 4: expected 3"),
         ("seat", json!(3), "bad `seat` 3: expected 0..=2"),
         ("seat", json!((opener + 1) % 3), "before the opening the opener"),

@@ -12,7 +12,7 @@
 //! One mechanism for every game played in deals ([`Series`]), in the manner of
 //! [`crate::series`]: [`position`] reads what every view holds (the game, its
 //! rules, the seat, the game totals) and builds the state; each game reads its
-//! deal with [`ViewGame`]; [`deal_into`] deals the hidden dominoes for both.
+//! deal with [`ViewGame`]; `deal_into` deals the hidden dominoes for both.
 
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Episode, Game};
@@ -51,6 +51,9 @@ pub fn position<G: ViewGame>(view: &Map<String, Value>) -> Result<(G, Series<G>,
     if let Some(k) = view.keys().find(|k| !G::KEYS.contains(&k.as_str())) {
         return bad(format!("unknown key `{k}` in a {} view: expected {}", G::NAME, G::KEYS.join(", ")));
     }
+    if let Some(g) = view.get("game").filter(|g| g.as_str() != Some(G::NAME)) {
+        return bad(format!("bad `game` {g}: expected \"{}\"", G::NAME));
+    }
     let fields = ViewFields(view);
     let game = G::game_of(&fields)?;
     let seat = fields.small("seat", game.num_players() as u64 - 1)? as usize;
@@ -71,7 +74,7 @@ pub fn position<G: ViewGame>(view: &Map<String, Value>) -> Result<(G, Series<G>,
         return bad(format!("the {} is over: there is nothing to play", G::DEAL));
     }
     let episode = if totals == [0; 4] && deals_played == 0 { Episode::Hand } else { Episode::Game };
-    let state = Series::new(game.clone(), deal, episode, crate::deal::rng_for_seed(0)).with_score(totals, deals_played);
+    let state = Series::new(game, deal, episode, crate::deal::rng_for_seed(0)).with_score(totals, deals_played);
     Ok((game, state, seat))
 }
 
