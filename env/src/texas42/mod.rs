@@ -8,7 +8,8 @@
 //! The modules depend on each other in one direction only: `actions` ←
 //! `hand` ← `bidding`, `play`, `scoring` ← `facts` (a seat's public facts) ←
 //! `observe` (the vector written from them) ← `view` ← `game` (the game and its
-//! state) ← `record`, `position` (a hand from a seat's view); this file puts the registry's [`Game`] face on them.
+//! state) ← `record`, `position` (a hand from a seat's view); this file puts
+//! the registry's [`Game`] face on them.
 
 pub mod actions;
 mod bidding;
