@@ -80,9 +80,9 @@ impl RunState {
     }
 }
 
-/// Default width of the hidden layers (the trainer's default too).
+/// Width of the hidden layers of a folder whose config does not say.
 pub const DEFAULT_HIDDEN: usize = 256;
-/// Default number of hidden layers (the trainer's default too).
+/// Number of hidden layers of a folder whose config does not say.
 pub const DEFAULT_DEPTH: usize = 2;
 
 /// What a folder's `config.toml` says about its network: the game it plays,
@@ -123,6 +123,17 @@ impl Default for ModelConfig {
 }
 
 impl ModelConfig {
+    /// Reads a folder's `config.toml`: its `[model]` section, or the whole
+    /// file in the old flat form (every key at the top, as configs were saved
+    /// before the sections).
+    pub fn from_toml(text: &str) -> Result<ModelConfig, toml::de::Error> {
+        let mut table: toml::Table = toml::from_str(text)?;
+        match table.remove("model") {
+            Some(toml::Value::Table(model)) => model.try_into(),
+            _ => table.try_into(),
+        }
+    }
+
     /// The game the network plays, through the registry: `game` under `rules`
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
@@ -217,8 +228,8 @@ pub fn config_text(dir: &Path) -> Result<String, CheckpointError> {
 pub fn read_model_config(dir: &Path) -> Result<ModelConfig, CheckpointError> {
     let cfg_path = dir.join("config.toml");
     let format = |message: String| CheckpointError::Format { path: cfg_path.display().to_string(), message };
-    let cfg: ModelConfig =
-        toml::from_str(&config_text(dir)?).map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
+    let cfg = ModelConfig::from_toml(&config_text(dir)?)
+        .map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
     cfg.game().map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
     Ok(cfg)
 }
@@ -294,6 +305,16 @@ mod tests {
             assert_eq!(cfg.game, name);
             assert!(cfg.hidden >= 1 && cfg.depth >= 1);
         }
+    }
+
+    #[test]
+    fn a_model_config_is_read_from_the_model_section_or_from_the_old_flat_form() {
+        let flat = ModelConfig::from_toml("seed = 3\ngame = \"doubles\"\nplayers = 3\nhidden = 64\n").unwrap();
+        let sections =
+            ModelConfig::from_toml("[run]\nseed = 3\n\n[model]\ngame = \"doubles\"\nplayers = 3\nhidden = 64\n")
+                .unwrap();
+        assert_eq!(flat, sections);
+        assert_eq!((sections.game.as_str(), sections.players, sections.hidden), ("doubles", 3, 64));
     }
 
     #[test]
