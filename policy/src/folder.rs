@@ -85,22 +85,27 @@ pub const DEFAULT_HIDDEN: usize = 256;
 /// Number of hidden layers of a folder whose config does not say.
 pub const DEFAULT_DEPTH: usize = 2;
 
-/// What a folder's `config.toml` says about its network: the game it plays,
-/// its shape and the reward its value head estimates. The other keys of the
-/// file (the training hyperparameters) are the trainer's and are ignored here.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// What a folder's `config.toml` says about its network, its `[model]`
+/// section: the game it plays, the reward its value head estimates and its
+/// shape. The trainer's config holds it as that section; its other sections
+/// (the training hyperparameters) are the trainer's and are ignored here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ModelConfig {
-    /// The game's registry name.
+    /// Game: `texas42` or `doubles` (the registry's name).
     pub game: String,
-    /// Players (for games played by several counts).
+    /// Doubles players (2, 3 or 4); ignored by Texas 42.
     pub players: u8,
-    /// The rules trained under: a preset name or a JSON rules object.
+    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
     pub rules: String,
-    /// The hand reward the value head estimates.
+    /// Texas 42 hand reward, the one the value head estimates: `marks`, `points`
+    /// or `marks+points` (marks plus point difference / 42: denser, but it also
+    /// pays the bidder for the points of a contract it fails, which teaches
+    /// overbidding); evaluation counts the arena's score (marks; game points
+    /// under `points` scoring). Doubles ignores it.
     #[serde(with = "reward_mode")]
     pub reward: RewardMode,
-    /// The factor the rewards were multiplied by.
+    /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
     pub reward_scale: f32,
     /// Width of the hidden layers.
     pub hidden: usize,

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 /// The policy's shape for a config and game.
 pub fn policy_config(cfg: &TrainConfig, obs_len: usize, num_actions: usize) -> PolicyConfig {
-    cfg.model_config().policy(obs_len, num_actions)
+    cfg.model.policy(obs_len, num_actions)
 }
 
 /// The oracle critic's shape for a config: the policy's width and depth over

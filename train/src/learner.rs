@@ -67,7 +67,7 @@ pub(crate) fn load_or_init(
         let dir = checkpoint::latest(ck_root)
             .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
         let (saved, saved_state) = checkpoint::read_meta(&dir)?;
-        let shape = |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.model.critic);
+        let shape = |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.ppo.critic);
         if shape(&saved) != shape(cfg) {
             return Err(TrainError::Resume(format!(
                 "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
@@ -75,11 +75,11 @@ pub(crate) fn load_or_init(
                 saved.model.game,
                 saved.model.hidden,
                 saved.model.depth,
-                saved.model.critic,
+                saved.ppo.critic,
                 cfg.model.game,
                 cfg.model.hidden,
                 cfg.model.depth,
-                cfg.model.critic
+                cfg.ppo.critic
             )));
         }
         model = checkpoint::load_model(&dir, ol, na, train_device)?;
@@ -88,9 +88,9 @@ pub(crate) fn load_or_init(
         }
         optim = checkpoint::load_optim(&dir, optim)?;
         state = saved_state;
-    } else if !cfg.model.init.trim().is_empty() {
+    } else if !cfg.run.init.trim().is_empty() {
         // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
-        let dir = bones_policy::agent::resolve(Path::new(cfg.model.init.trim()))
+        let dir = bones_policy::agent::resolve(Path::new(cfg.run.init.trim()))
             .map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
         let saved = checkpoint::read_config(&dir)?;
         if (&saved.model.game, saved.model.hidden, saved.model.depth)

@@ -500,7 +500,7 @@ impl<G: Game> WorkerOf<G> {
 
     fn actor(&self, bytes: &[u8], what: &'static str) -> Result<Actor, TrainError> {
         let policy = self.load(|d| policy_config(&self.cfg, self.dims.obs, self.dims.actions).init(d), bytes, what)?;
-        Ok(Actor::with_sparse_input(policy, &self.device, self.cfg.model.sparse_input))
+        Ok(Actor::with_sparse_input(policy, &self.device, self.cfg.run.sparse_input))
     }
 }
 

@@ -327,7 +327,7 @@ impl<G: Game> Run<G> {
     pub(crate) fn actor(&self, model: &Policy) -> Actor {
         let (dims, cfg) = (self.dims, &self.cfg);
         let model = self.inference(model.valid(), |d| policy_config(cfg, dims.obs, dims.actions).init(d));
-        Actor::with_sparse_input(model, &self.device, self.cfg.model.sparse_input)
+        Actor::with_sparse_input(model, &self.device, self.cfg.run.sparse_input)
     }
 
     /// The oracle critic's inference copy, on the inference device.
@@ -567,7 +567,7 @@ mod tests {
         let out = std::env::temp_dir().join(format!("bones-cross-devices-{}", std::process::id()));
         let cfg = TrainConfig::load("smoke").unwrap().with(|c| {
             c.run.workers = 2;
-            c.model.critic = CriticKind::Oracle;
+            c.ppo.critic = CriticKind::Oracle;
         });
         let (mut run, learner) = Run::setup(Texas42::default(), &cfg, &out, false, Device::flex()).unwrap();
         let critic = learner.critic.as_ref().unwrap();

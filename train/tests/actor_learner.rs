@@ -63,7 +63,7 @@ pub(crate) fn outputs_of(dir: &Path, cfg: &TrainConfig) -> Vec<f32> {
     let model = checkpoint::load_model(dir, ol, game.num_actions(), &device).unwrap();
     let (mut outputs, values) = Actor::new(model, &device).forward(&SparseRows::from_dense(&obs, ol));
     outputs.extend(values);
-    if cfg.model.critic == CriticKind::Oracle {
+    if cfg.ppo.critic == CriticKind::Oracle {
         let critic = checkpoint::load_critic(dir, ol, ORACLE_LEN, &device).unwrap();
         let hidden: Vec<f32> = (0..rows * ORACLE_LEN).map(|i| (i % 3) as f32).collect();
         outputs.extend(critic_values(&critic, &device, &obs, &hidden, rows));
@@ -74,8 +74,8 @@ pub(crate) fn outputs_of(dir: &Path, cfg: &TrainConfig) -> Vec<f32> {
 #[test]
 fn one_worker_without_lag_trains_exactly_the_weights_of_the_synchronous_loop() {
     let init = start("start-one").display().to_string();
-    let sync = config(0, 0).with(|c| c.model.init = init.clone());
-    let one = config(1, 0).with(|c| c.model.init = init);
+    let sync = config(0, 0).with(|c| c.run.init = init.clone());
+    let one = config(1, 0).with(|c| c.run.init = init);
     let (a, hands_a) = weights_after("sync", &sync);
     let (b, hands_b) = weights_after("one", &one);
     assert_eq!(hands_a, hands_b);
@@ -86,12 +86,12 @@ fn one_worker_without_lag_trains_exactly_the_weights_of_the_synchronous_loop() {
 #[test]
 fn an_actor_learner_run_is_the_same_for_its_seed_whatever_the_timing() {
     let init = start("start-lag").display().to_string();
-    let cfg = config(2, 1).with(|c| c.model.init = init.clone());
+    let cfg = config(2, 1).with(|c| c.run.init = init.clone());
     let (a, _) = weights_after("lag-a", &cfg);
     let (b, _) = weights_after("lag-b", &cfg);
     assert!(a == b, "two runs of one config and seed trained different weights");
     // The lag changes what is learned (the behaviour policy is older).
-    let (sync, _) = weights_after("lag-sync", &config(0, 1).with(|c| c.model.init = init));
+    let (sync, _) = weights_after("lag-sync", &config(0, 1).with(|c| c.run.init = init));
     assert!(a != sync);
     let _ = std::fs::remove_dir_all(tmp("start-lag"));
 }
@@ -128,7 +128,7 @@ fn an_actor_learner_run_logs_checkpoints_and_resumes_its_run_folder() {
 #[test]
 fn an_actor_learner_hands_its_workers_the_oracle_critic() {
     let cfg = config(2, 1).with(|c| {
-        c.model.critic = CriticKind::Oracle;
+        c.ppo.critic = CriticKind::Oracle;
         c.run.total_hands = 40;
     });
     let out = tmp("oracle");

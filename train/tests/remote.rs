@@ -66,10 +66,10 @@ fn drive(cfg: &TrainConfig, out: &Path, replace: impl Fn(u64) -> bool) -> (std::
 fn a_driver_of_the_halves_trains_the_weights_of_bones_train_with_as_many_workers() {
     let init = start("start-remote").display().to_string();
     for cfg in [
-        config(2, 1).with(|c| c.model.init = init.clone()),
+        config(2, 1).with(|c| c.run.init = init.clone()),
         config(3, 0).with(|c| {
-            c.model.init = init.clone();
-            c.model.critic = CriticKind::Oracle;
+            c.run.init = init.clone();
+            c.ppo.critic = CriticKind::Oracle;
             c.run.total_hands = 40;
         }),
     ] {

@@ -58,7 +58,7 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
 #[test]
 fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.model.critic = CriticKind::Oracle;
+    cfg.ppo.critic = CriticKind::Oracle;
     cfg.run.total_hands = 60;
     let out = tmp("oracle");
     let game = Texas42::new(Texas42Rules::STANDARD);
@@ -77,7 +77,7 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
 
     // Resuming with the other critic is refused; with the same one it continues.
     let mut public = cfg.clone();
-    public.model.critic = CriticKind::Public;
+    public.ppo.critic = CriticKind::Public;
     public.run.total_hands = summary.state.hands + 20;
     let e = train(game, &public, &out, true, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("critic=oracle") && e.contains("critic=public"), "{e}");
@@ -191,7 +191,7 @@ fn init_starts_a_run_from_a_trained_policy() {
     // where the first left off; from a fresh start it would not.
     let second = tmp("init-b");
     let tiny = cfg.clone().with(|c| {
-        c.model.init = trained.display().to_string();
+        c.run.init = trained.display().to_string();
         c.ppo.learning_rate = 1e-12;
         c.run.seed = 99;
     });
@@ -201,7 +201,7 @@ fn init_starts_a_run_from_a_trained_policy() {
     let fresh = tmp("init-c");
     train(
         Doubles::default(),
-        &tiny.clone().with(|c| c.model.init = String::new()),
+        &tiny.clone().with(|c| c.run.init = String::new()),
         &fresh,
         false,
         Device::flex(),
@@ -215,7 +215,7 @@ fn init_starts_a_run_from_a_trained_policy() {
     let from_run = tmp("init-e");
     train(
         Doubles::default(),
-        &tiny.clone().with(|c| c.model.init = first.display().to_string()),
+        &tiny.clone().with(|c| c.run.init = first.display().to_string()),
         &from_run,
         false,
         Device::flex(),
@@ -227,7 +227,7 @@ fn init_starts_a_run_from_a_trained_policy() {
         doubles_decisions(&checkpoint::latest(&from_run.join("checkpoints")).unwrap()),
         doubles_decisions(&picked)
     );
-    let nowhere = tiny.clone().with(|c| c.model.init = fresh.join("no-such-folder").display().to_string());
+    let nowhere = tiny.clone().with(|c| c.run.init = fresh.join("no-such-folder").display().to_string());
     let missing = tmp("init-f");
     let e = train(Doubles::default(), &nowhere, &missing, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`init`") && e.contains("no-such-folder"), "{e}");

@@ -1,6 +1,7 @@
 //! The training configuration: one struct in sections (`[run]`, `[model]`,
 //! `[ppo]`, `[opponents]`, `[eval]`, `[checkpoints]`), a doc line per field,
-//! loaded from `configs/*.toml` and saved into the run folder.
+//! loaded from `configs/*.toml` and saved into the run folder. Its `[model]`
+//! section is bones-policy's `ModelConfig`, what a model folder's reader reads.
 //!
 //! `configs/cpu-quick.toml` is the one place the defaults are written: it
 //! gives every key, [`TrainConfig::default`] is it, and a key another file
@@ -10,7 +11,7 @@
 mod keys;
 
 use bones_env::{AnyGame, GameError, RewardMode};
-use bones_policy::folder::{bad_choice, reward_mode, ModelConfig};
+use bones_policy::folder::{bad_choice, ModelConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -44,10 +45,11 @@ pub enum ConfigError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TrainConfig {
-    /// `[run]`: the seed, the run's length and its threads.
+    /// `[run]`: the seed, the run's length, its threads and where it starts.
     pub run: RunSection,
-    /// `[model]`: the game and the network that learns it.
-    pub model: ModelSection,
+    /// `[model]`: the game and the network that learns it (what a model
+    /// folder's reader reads).
+    pub model: ModelConfig,
     /// `[ppo]`: the rollouts and the PPO update.
     pub ppo: PpoSection,
     /// `[opponents]`: who plays the other side's seats.
@@ -58,7 +60,7 @@ pub struct TrainConfig {
     pub checkpoints: CheckpointsSection,
 }
 
-/// `[run]`: the seed, the run's length and its threads.
+/// `[run]`: the seed, the run's length, its threads and where it starts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RunSection {
@@ -75,36 +77,6 @@ pub struct RunSection {
     /// With workers, the rollout of update k is played with the weights after
     /// update k - policy_lag (exactly; 0: workers and learner take turns).
     pub policy_lag: usize,
-}
-
-/// `[model]`: the game and the network that learns it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ModelSection {
-    /// Game: `texas42` or `doubles`.
-    pub game: String,
-    /// Doubles players (2, 3 or 4); ignored by Texas 42.
-    pub players: u8,
-    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
-    pub rules: String,
-    /// Texas 42 hand reward: `marks`, `points` or `marks+points` (marks plus point
-    /// difference / 42: denser, but it also pays the bidder for the points of a
-    /// contract it fails, which teaches overbidding); evaluation counts the arena's score
-    /// (marks; game points under `points` scoring).
-    /// Doubles ignores it.
-    #[serde(with = "reward_mode")]
-    pub reward: RewardMode,
-    /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
-    pub reward_scale: f32,
-    /// Width of the hidden layers.
-    pub hidden: usize,
-    /// Number of hidden layers.
-    pub depth: usize,
-    /// Critic for the advantages: `public` (the policy's value head, which sees
-    /// what the seat sees) or `oracle` (a separate network of the same shape that
-    /// also sees every hidden hand; training only: the policy acts from the seat's
-    /// view, and its value head still learns, for export).
-    pub critic: CriticKind,
     /// On the CPU, compute the input layer from the observation's non-zero
     /// entries (gather-and-sum; the same result as the dense layer, several times
     /// cheaper); `false` multiplies the whole observation. GPUs always use the dense layer.
@@ -151,6 +123,11 @@ pub struct PpoSection {
     pub max_grad_norm: f32,
     /// Stop an update's epochs early once approx KL exceeds this (0: never).
     pub target_kl: f32,
+    /// Critic for the advantages: `public` (the policy's value head, which sees
+    /// what the seat sees) or `oracle` (a separate network of the same shape that
+    /// also sees every hidden hand; training only: the policy acts from the seat's
+    /// view, and its value head still learns, for export).
+    pub critic: CriticKind,
     /// An agent spec the policy also learns to imitate (expert iteration with a
     /// search as the teacher, e.g. `pimc:worlds=128` for Doubles); empty: none.
     /// At each learner decision with a choice the teacher picks an action from
@@ -350,7 +327,7 @@ impl TrainConfig {
 
     /// Whether the advantages come from the oracle critic (it sees every hand).
     pub fn oracle_critic(&self) -> bool {
-        self.model.critic == CriticKind::Oracle
+        self.ppo.critic == CriticKind::Oracle
     }
 
     /// This config with `change` made (`cfg.with(|c| c.run.seed = 2)`).
@@ -364,25 +341,10 @@ impl TrainConfig {
         self.ppo.num_envs * self.ppo.num_steps
     }
 
-    /// What the config says about the network it trains (the part a model
-    /// folder's reader needs).
-    pub fn model_config(&self) -> ModelConfig {
-        let m = &self.model;
-        ModelConfig {
-            game: m.game.clone(),
-            players: m.players,
-            rules: m.rules.clone(),
-            reward: m.reward,
-            reward_scale: m.reward_scale,
-            hidden: m.hidden,
-            depth: m.depth,
-        }
-    }
-
     /// The game this config trains, through the registry: `game` under `rules`
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
-        self.model_config().game()
+        self.model.game()
     }
 }
 
@@ -461,13 +423,13 @@ mod tests {
             assert!(cfg.to_toml().contains(&format!("reward = \"{text}\"\n")), "{}", cfg.to_toml());
         }
         for (text, critic) in [("public", CriticKind::Public), ("oracle", CriticKind::Oracle)] {
-            let cfg = TrainConfig::from_toml(&format!("[model]\ncritic = \"{text}\""), "x").unwrap();
-            assert_eq!(cfg.model.critic, critic);
+            let cfg = TrainConfig::from_toml(&format!("[ppo]\ncritic = \"{text}\""), "x").unwrap();
+            assert_eq!(cfg.ppo.critic, critic);
             assert_eq!(cfg.oracle_critic(), critic == CriticKind::Oracle);
             assert!(cfg.to_toml().contains(&format!("critic = \"{text}\"\n")), "{}", cfg.to_toml());
         }
         let cfg = TrainConfig::from_toml("", "x").unwrap();
-        assert_eq!((cfg.model.reward, cfg.model.critic), (RewardMode::Marks, CriticKind::Public));
+        assert_eq!((cfg.model.reward, cfg.ppo.critic), (RewardMode::Marks, CriticKind::Public));
     }
 
     #[test]
@@ -542,7 +504,7 @@ mod tests {
     fn bad_values_are_errors() {
         let e = TrainConfig::from_toml("[model]\ngame = \"chess\"", "x").unwrap_err().to_string();
         assert!(e.contains("texas42"), "{e}");
-        let e = TrainConfig::from_toml("[model]\ncritic = \"psychic\"", "x").unwrap_err().to_string();
+        let e = TrainConfig::from_toml("[ppo]\ncritic = \"psychic\"", "x").unwrap_err().to_string();
         assert!(e.contains("`critic` must be \"public\" or \"oracle\", not \"psychic\""), "{e}");
         let e = TrainConfig::from_toml("reward = \"goals\"", "x").unwrap_err().to_string();
         assert!(e.contains("`reward` must be \"marks\", \"points\" or \"marks+points\", not \"goals\""), "{e}");

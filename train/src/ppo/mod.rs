@@ -87,7 +87,7 @@ pub fn update(
     // On the CPU the input layer is computed on the host from the observations'
     // non-zero entries, and its gradients added after the backward pass; other
     // devices take the dense observations, uploaded with the other columns.
-    let sparse = cfg.model.sparse_input && sparse_on(device) && nets.model.input_layer().is_some();
+    let sparse = cfg.run.sparse_input && sparse_on(device) && nets.model.input_layer().is_some();
     let dense_obs = !sparse || nets.critic.is_some();
     let columns =
         profile.time(Phase::UpdateForward, || Columns::upload(rollout, advantages, returns, dense_obs, device));
@@ -204,7 +204,7 @@ mod tests {
         let model =
             bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let run = |sparse_input: bool| {
-            let cfg = base.clone().with(|c| c.model.sparse_input = sparse_input);
+            let cfg = base.clone().with(|c| c.run.sparse_input = sparse_input);
             let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
             let mut rng = ChaCha8Rng::seed_from_u64(1);
             let (Nets { model, .. }, stats) = update(
