@@ -10,7 +10,7 @@
 
 mod keys;
 
-use bones_env::{AnyGame, GameError, RewardMode};
+use bones_env::{AnyGame, GameError};
 use bones_policy::folder::{bad_choice, ModelConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -351,6 +351,7 @@ impl TrainConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bones_env::RewardMode;
 
     fn configs_dir() -> std::path::PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs")
