@@ -24,6 +24,15 @@ pub(super) fn field_path<'a>(key: &str, known: &'a Table) -> Option<(&'a str, &'
 pub(super) fn merge(mut file: Table, defaults: &Table) -> Result<Table, String> {
     drop_removed_keys(&mut file)?;
     let mut merged = defaults.clone();
+    if file.values().any(|v| !v.is_table()) {
+        // The old flat form: the keys it leaves out mean what they meant then.
+        for (key, old) in FLAT_FORM_DEFAULTS {
+            if let Some((section, name)) = field_path(key, defaults) {
+                let fields = merged.get_mut(section).and_then(Value::as_table_mut).expect("a known section is a table");
+                fields.insert(name.to_string(), old());
+            }
+        }
+    }
     let mut given = HashSet::new();
     let mut put = |key: &str, value: Value| {
         let (section, name) = field_path(key, defaults).ok_or_else(|| unknown(key, defaults))?;
@@ -92,6 +101,20 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     row[b.len()]
 }
+
+/// The built-in defaults of the flat form that differ from `cpu-quick`'s: a
+/// flat config (written before the sections) that leaves one of these keys
+/// out loads with the value it had then, so an old file asks for the run it
+/// always asked for.
+const FLAT_FORM_DEFAULTS: [(&str, fn() -> Value); 7] = [
+    ("total_hands", || Value::Integer(200_000)),
+    ("learning_rate", || Value::Float(3e-4)),
+    ("hidden", || Value::Integer(256)),
+    ("update_epochs", || Value::Integer(4)),
+    ("num_minibatches", || Value::Integer(4)),
+    ("ent_coef", || Value::Float(0.01)),
+    ("target_kl", || Value::Float(0.0)),
+];
 
 /// Whether a removed key's value is the one that meant "off".
 type IsOff = fn(&Value) -> bool;

@@ -469,6 +469,22 @@ mod tests {
     }
 
     #[test]
+    fn an_old_flat_config_that_leaves_keys_out_gets_the_defaults_of_the_flat_form() {
+        let old = TrainConfig::from_toml("seed = 9\n", "flat").unwrap();
+        let ppo = &old.ppo;
+        assert_eq!(
+            (old.run.seed, old.run.total_hands, old.model.hidden),
+            (9, 200_000, bones_policy::folder::DEFAULT_HIDDEN)
+        );
+        assert_eq!((ppo.learning_rate, ppo.update_epochs, ppo.num_minibatches), (3e-4, 4, 4));
+        assert_eq!((ppo.ent_coef, ppo.target_kl), (0.01, 0.0));
+        // Every other key is cpu-quick's, and the sectioned form takes cpu-quick's throughout.
+        assert_eq!((old.ppo.num_envs, old.eval.eval_every), (256, 20));
+        let sectioned = TrainConfig::from_toml("[run]\nseed = 9\n", "sections").unwrap();
+        assert_eq!((sectioned.run.total_hands, sectioned.ppo.learning_rate), (150_000, 0.001));
+    }
+
+    #[test]
     fn a_config_saved_before_labels_were_removed_still_loads_and_a_live_label_file_is_refused() {
         let old = TrainConfig::from_toml("labels = \"\"\nlabel_share = 1.0\nlabel_temperature = 0.0\n", "old").unwrap();
         assert_eq!(old, TrainConfig::default());
