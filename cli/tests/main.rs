@@ -7,6 +7,7 @@ mod bones_cmd;
 mod cli_usage;
 mod exploit;
 mod play;
+mod runs;
 mod serve;
 mod views;
 mod web_api;

@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod error;
 pub mod export;
 pub mod folder;
 pub mod inference;

@@ -8,7 +8,7 @@
 //! {"files": {"model.bpk": {"bytes": 1048712, "sha256": "9f2c…"}, "pool/00.bpk": {…}, …}}
 //! ```
 
-use crate::folder::{io, CheckpointError};
+use crate::error::{io, CheckpointError};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
