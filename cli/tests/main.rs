@@ -9,3 +9,4 @@ mod exploit;
 mod play;
 mod serve;
 mod web_api;
+mod web_deals;
