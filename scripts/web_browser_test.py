@@ -190,7 +190,7 @@ class Shots:
             phone(driver, on)
             if on:
                 check_fits(driver, where)
-            if scroll:
+            if scroll and on:
                 js(driver, f"document.getElementById('{scroll}').scrollIntoView({{block: 'start'}})")
             else:
                 js(driver, "window.scrollTo(0, 0)")
@@ -532,8 +532,9 @@ def check_board(driver):
 
 
 def check_scoreboard_lines(driver, most):
-    lines = js(driver, """const s = document.getElementById('scoreboard');
-        return Math.round(s.getBoundingClientRect().height / parseFloat(getComputedStyle(s).lineHeight || 20))""")
+    lines = js(driver, """const r = document.createRange();
+        r.selectNodeContents(document.getElementById('scoreboard'));
+        return new Set([...r.getClientRects()].map((c) => Math.round(c.top))).size""")
     assert lines <= most, f"the scoreboard takes {lines} lines at {js(driver, 'return window.innerWidth')}px"
 
 

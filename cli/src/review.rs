@@ -111,7 +111,7 @@ impl Reviewer {
         }
         let (any_game, any_decisions): (&dyn Any, &dyn Any) = (game, decisions);
         match (any_game.downcast_ref::<Doubles>(), any_decisions.downcast_ref::<Decisions<Doubles>>()) {
-            (Some(game), Some(decisions)) => doubles_review(game, seat, decisions),
+            (Some(game), Some(decisions)) => doubles_review(game, seat, decisions, REVIEW_SEED),
             _ => Value::Null,
         }
     }

@@ -23,17 +23,39 @@ fn int(v: &Value) -> i64 {
 }
 
 /// Plays a whole game, picking a varying legal move; every state answered and the last.
-fn whole(addr: SocketAddr, request: Value) -> (Vec<Value>, Value) {
+fn play_whole(addr: SocketAddr, request: Value) -> (Vec<Value>, Value) {
     let (states, last) = play_game(addr, request, |turn, legal| (turn * 5 + 1) % legal.len());
     check_game(&states, &last);
     (states, last)
 }
 
+/// [`play_whole`] on a server of its own.
+fn whole(request: Value) -> (Vec<Value>, Value) {
+    let srv = server(Duration::from_secs(600), 10);
+    play_whole(srv.addr(), request)
+}
+
+/// `bones replay --review --json` of `record`: the replayed record with its `reviews`.
+pub(crate) fn cli_review(record: &Value, name: &str) -> Value {
+    let dir = std::env::temp_dir().join(format!("bones-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.json");
+    std::fs::write(&file, format!("{record}\n")).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
+        .args(["replay", "--review", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn a_finished_hand_says_how_and_why_it_ended_and_which_count_each_side_took() {
-    let srv = server(Duration::from_secs(600), 10);
-    let request = json!({"game":"texas42","seat":1,"opponents":"random","partner":"random","seed":21,"rules":{"target":4}});
-    let (states, last) = whole(srv.addr(), request);
+    let (states, last) = whole(
+        json!({"game":"texas42","seat":1,"opponents":"random","partner":"random","seed":21,"rules":{"target":4}}),
+    );
     let us = 1;
     for deal in last["deals"].as_array().unwrap() {
         let how = &deal["how"];
@@ -51,10 +73,12 @@ fn a_finished_hand_says_how_and_why_it_ended_and_which_count_each_side_took() {
         // Each side's points are its tricks and the count it took in them.
         for side in 0..2usize {
             let won = tricks.iter().filter(|t| int(&t["winner"]) as usize % 2 == side).count() as i64;
-            let count: i64 = deal["count"][side].as_array().unwrap().iter().map(|d| count_of(d.as_str().unwrap())).sum();
+            let count: i64 =
+                deal["count"][side].as_array().unwrap().iter().map(|d| count_of(d.as_str().unwrap())).sum();
             assert!(count > 0 || deal["count"][side].as_array().unwrap().is_empty());
             assert_eq!(int(&deal["points"][side]), won + count, "side {side}: {deal}");
-            let points: i64 = tricks.iter().filter(|t| int(&t["winner"]) as usize % 2 == side).map(|t| int(&t["points"])).sum();
+            let points: i64 =
+                tricks.iter().filter(|t| int(&t["winner"]) as usize % 2 == side).map(|t| int(&t["points"])).sum();
             assert_eq!(points, won + count);
         }
         let reason = how["reason"].as_str().unwrap();
@@ -63,8 +87,15 @@ fn a_finished_hand_says_how_and_why_it_ended_and_which_count_each_side_took() {
             let name = |side: usize| if side == us % 2 { "Us" } else { "Them" };
             if bid < 42 && !made && table["trump"] != "nel-o" {
                 let taken = int(&deal["points"][1 - bidders]);
-                assert_eq!(reason, format!("{} took {taken}{}; a bid of {bid} allows {}", name(1 - bidders),
-                    if tricks.len() < 7 { format!(" by trick {}", tricks.len()) } else { String::new() }, 42 - bid));
+                assert_eq!(
+                    reason,
+                    format!(
+                        "{} took {taken}{}; a bid of {bid} allows {}",
+                        name(1 - bidders),
+                        if tricks.len() < 7 { format!(" by trick {}", tricks.len()) } else { String::new() },
+                        42 - bid
+                    )
+                );
             }
             if bid < 42 && made && table["trump"] != "nel-o" {
                 assert!(reason.ends_with(&format!("a bid of {bid} needs {bid}")), "{reason}");
@@ -84,9 +115,8 @@ fn a_finished_hand_says_how_and_why_it_ended_and_which_count_each_side_took() {
 
 #[test]
 fn a_finished_doubles_round_says_who_went_out_or_that_it_blocked_and_the_pips_left() {
-    let srv = server(Duration::from_secs(600), 10);
-    let request = json!({"game":"doubles","players":4,"seat":2,"opponents":"heuristic","seed":9,"rules":{"target":60}});
-    let (_, last) = whole(srv.addr(), request);
+    let (_, last) =
+        whole(json!({"game":"doubles","players":4,"seat":2,"opponents":"heuristic","seed":9,"rules":{"target":60}}));
     let mut ends = Vec::new();
     for deal in last["deals"].as_array().unwrap() {
         let how = &deal["how"];
@@ -126,9 +156,9 @@ fn a_finished_doubles_round_says_who_went_out_or_that_it_blocked_and_the_pips_le
 
 #[test]
 fn the_review_covers_the_partner_and_says_where_the_side_lost_most() {
-    let srv = server(Duration::from_secs(600), 10);
-    let request = json!({"game":"texas42","seat":0,"opponents":"heuristic","partner":"random","seed":12,"rules":{"target":3}});
-    let (_, last) = whole(srv.addr(), request);
+    let (_, last) = whole(
+        json!({"game":"texas42","seat":0,"opponents":"heuristic","partner":"random","seed":12,"rules":{"target":3}}),
+    );
     let history = last["history"].as_array().unwrap();
     let mut whats = Vec::new();
     for deal in last["deals"].as_array().unwrap() {
@@ -173,9 +203,8 @@ fn the_review_covers_the_partner_and_says_where_the_side_lost_most() {
 
 #[test]
 fn a_doubles_round_is_reviewed_against_pimc_from_the_persons_view_and_the_cli_agrees() {
-    let srv = server(Duration::from_secs(600), 10);
-    let request = json!({"game":"doubles","players":3,"seat":1,"opponents":"heuristic","seed":4,"rules":{"target":40}});
-    let (_, last) = whole(srv.addr(), request);
+    let (_, last) =
+        whole(json!({"game":"doubles","players":3,"seat":1,"opponents":"heuristic","seed":4,"rules":{"target":40}}));
     let history = last["history"].as_array().unwrap();
     let mut reviewed = 0;
     for deal in last["deals"].as_array().unwrap() {
@@ -196,19 +225,8 @@ fn a_doubles_round_is_reviewed_against_pimc_from_the_persons_view_and_the_cli_ag
         reviewed += plays.len();
     }
     assert!(reviewed > 0, "the person had a choice in some round");
-    let dir = std::env::temp_dir().join(format!("bones-doubles-review-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.json");
-    std::fs::write(&file, format!("{}\n", last["record"])).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
-        .args(["replay", "--review", "--json"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli = cli_review(&last["record"], "doubles-review");
     assert_eq!(cli["reviews"], last["record"]["annotations"]["reviews"], "the CLI's review is the page's");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -219,7 +237,7 @@ fn a_replay_steps_through_a_finished_game_as_it_was_played() {
         json!({"game":"texas42","seat":3,"opponents":"heuristic","partner":"heuristic","seed":5,"rules":{"target":2}}),
         json!({"game":"doubles","players":2,"opponents":"heuristic","seed":8,"rules":{"target":30}}),
     ] {
-        let (states, last) = whole(a, request);
+        let (states, last) = play_whole(a, request);
         let (status, replay) = post(a, "/api/replay", &last["record"]);
         assert_eq!(status, 200, "{replay}");
         let history = last["history"].as_array().unwrap();
@@ -227,7 +245,10 @@ fn a_replay_steps_through_a_finished_game_as_it_was_played() {
         assert_eq!(steps.len(), history.len() + 1);
         assert_eq!(&replay["history"], &last["history"]);
         assert_eq!(replay["deals"], last["deals"], "the deals, their facts and reviews, as they were shown");
-        assert_eq!((&replay["seat"], &replay["scores"], &replay["winner"]), (&last["seat"], &last["scores"], &last["winner"]));
+        assert_eq!(
+            (&replay["seat"], &replay["scores"], &replay["winner"]),
+            (&last["seat"], &last["scores"], &last["winner"])
+        );
         assert_eq!(replay["levels"], last["record"]["annotations"]["levels"]);
         let seat = last["seat"].as_u64().unwrap() as usize;
         for st in &states {

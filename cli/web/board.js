@@ -9,7 +9,7 @@ import { escapeHtml } from "./dom.js";
 import { dominoShapes, plural } from "./dominoes.js";
 import { seatNames } from "./seats.js";
 
-const UNIT = 24; // pixels per layout unit (a domino is 2 × 1)
+const UNIT = 34; // pixels per layout unit (a domino is 2 × 1), shrunk to fit
 const STEP = { east: [1, 0], west: [-1, 0], north: [0, -1], south: [0, 1] };
 
 // The board of `table` with its first `count` dominoes (all by default), and the legend.

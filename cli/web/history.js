@@ -73,7 +73,7 @@ function historyRow(g) {
   const cells = [
     ["Date", `<time datetime="${escapeHtml(g.finished)}">${escapeHtml(dateText(g.finished))}</time>`],
     ["Game", escapeHtml(game)],
-    ["Levels", levelsText(g).map((l) => `<span class="line">${escapeHtml(l)}</span>`).join("")],
+    ["Levels", levelsText(g).map((l) => `<span class="line">${escapeHtml(l)}</span>`).join('<span class="sep">, </span>')],
     ["Result", `<span class="result ${escapeHtml(g.result)}">${escapeHtml(resultText(g))}</span>`],
     ["Hints", escapeHtml(g.hints ?? "—")],
     ["Given up", escapeHtml(g.points_lost ?? "—")],

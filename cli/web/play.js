@@ -106,6 +106,7 @@ async function animate(st) {
     if (deal) {
       // The deal's end as it lies: the last trick (the board) stays on the table.
       showDealEnd(st, deal);
+      drawHistory({ ...st, deals: st.deals.slice(0, st.deals.indexOf(deal) + 1) }, false);
       await sleep(DELAY);
       await summary(st, deal, st.deals.indexOf(deal));
       Object.assign(ui, { trick: null, lastTrick: null, board: null, bubbles: {} });

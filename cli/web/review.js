@@ -56,7 +56,8 @@ export function reviewHtml(review) {
   const partner = !doubles && review.partner ? review.partner : null;
   let html = '<section class="review" aria-labelledby="review-title">';
   if (doubles) {
-    html += `<h4 id="review-title">Review against ${escapeHtml(review.reviewer || "pimc")}, from your view</h4>`;
+    const worlds = /worlds=(\d+)/.exec(review.reviewer || "");
+    html += `<h4 id="review-title">Review from your view, against pimc${worlds ? ` (${worlds[1]} sampled worlds)` : ""}</h4>`;
     html += `<p class="note">Each of your choices against the best of pimc's, which deals the hidden dominoes again in sampled worlds`
       + ` consistent with what you saw and plays each move out. Values: ${escapeHtml(review.unit || "the move's mean value")}.`
       + " Given up: the best value less yours.</p>";

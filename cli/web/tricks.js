@@ -25,6 +25,9 @@ export function drawHistory(st, live) {
   $("log-title").textContent = st.game === "texas42" ? "Tricks" : "Moves";
 }
 
+// How a deal ended, in a word or two.
+const ENDED = { made: "made", set: "set", "thrown-in": "thrown in", domino: "went out", blocked: "blocked" };
+
 // One hand (round): a heading, then its tricks (Texas 42) or its moves (Doubles).
 function dealHtml(st, title, table, moves, deal) {
   const names = seatNames(st);
@@ -32,7 +35,7 @@ function dealHtml(st, title, table, moves, deal) {
   if (st.game === "texas42" && table && table.bidder != null) {
     head += ` · ${names[table.bidder]} bid ${table.high_bid}${table.trump ? `, ${trumpText(table.trump)}` : ""}`;
   }
-  if (deal && deal.how && deal.how.ended) head += ` · ${deal.how.ended.replace("-", " ")}`;
+  if (deal && deal.how && deal.how.ended) head += ` · ${ENDED[deal.how.ended] || deal.how.ended}`;
   let html = `<section class="deal-log"><h4>${escapeHtml(head)}</h4>`;
   if (st.game === "texas42") html += tricksHtml(st, table, names);
   else {

@@ -7,11 +7,10 @@
 //! nothing hidden from the seat is used, and a forced move (one legal action)
 //! is not reviewed.
 
-use super::{Decisions, REVIEW_SEED};
 use bones_agents::pimc::doubles::DoublesPimc;
 use bones_agents::{Agent, AgentRng};
 use bones_env::seed::mix64;
-use bones_env::{Doubles, Game};
+use bones_env::{Action, Doubles, DoublesView, Game};
 use rand::SeedableRng;
 use serde_json::{json, Value};
 
@@ -24,30 +23,36 @@ fn tenth(x: f64) -> f64 {
 }
 
 /// The review (JSON, docs/interfaces.md) of the round in which `seat` made
-/// `decisions`: each choice with more than one legal move, valued by `pimc`
-/// with [`REVIEW_WORLDS`] worlds (the seat's round score minus the table's
-/// average, mean over the worlds), drawing from a stream seeded by the
-/// choice's place in the history, so a replay gives the same review.
-pub fn doubles_review(game: &Doubles, seat: usize, decisions: &Decisions<Doubles>) -> Value {
+/// `decisions` (its view before each choice, the action, its index in the
+/// history): each choice with more than one legal move, valued by `pimc` with
+/// [`REVIEW_WORLDS`] worlds (the seat's round score minus the table's
+/// average, mean over the worlds), drawing from a stream seeded by `seed` and
+/// the choice's place in the history, so a replay gives the same review.
+pub fn doubles_review(game: &Doubles, seat: usize, decisions: &[(DoublesView, Action, usize)], seed: u64) -> Value {
     let mut pimc = DoublesPimc::new(REVIEW_WORLDS);
     let mut plays = Vec::new();
     let mut unit = None;
     let mut lost_total = 0.0;
     let mut largest: Option<(usize, f64)> = None;
     for (turn, (view, action, ply)) in decisions.iter().enumerate() {
-        let mut rng = AgentRng::seed_from_u64(REVIEW_SEED ^ mix64(*ply as u64));
+        let mut rng = AgentRng::seed_from_u64(seed ^ mix64(*ply as u64));
         let Some(values) = pimc.explain(view, &mut rng).values else { continue };
         let moves: Vec<(_, f64)> = values.values.iter().map(|&(a, v)| (a, tenth(v))).collect();
         let Some(&(_, played)) = moves.iter().find(|(a, _)| a == action) else { continue };
         let best_points = moves.iter().map(|&(_, v)| v).fold(f64::MIN, f64::max);
-        let best = if played == best_points { *action } else { moves.iter().find(|m| m.1 == best_points).map_or(*action, |m| m.0) };
+        let best = if played == best_points {
+            *action
+        } else {
+            moves.iter().find(|m| m.1 == best_points).map_or(*action, |m| m.0)
+        };
         let lost = tenth(best_points - played);
         lost_total += lost;
         if lost > 0.0 && largest.is_none_or(|(_, most)| lost > most) {
             largest = Some((plays.len(), lost));
         }
         unit.get_or_insert(values.unit);
-        let listed: Vec<Value> = moves.iter().map(|&(a, v)| json!({"action": game.action_name(a), "points": v})).collect();
+        let listed: Vec<Value> =
+            moves.iter().map(|&(a, v)| json!({"action": game.action_name(a), "points": v})).collect();
         plays.push(json!({
             "ply": ply,
             "turn": turn + 1,

@@ -83,7 +83,10 @@ impl Rect {
     /// Whether the two share more than an edge.
     pub fn overlaps(&self, o: &Rect) -> bool {
         const EPS: f64 = 1e-6;
-        self.x + EPS < o.x + o.w && o.x + EPS < self.x + self.w && self.y + EPS < o.y + o.h && o.y + EPS < self.y + self.h
+        self.x + EPS < o.x + o.w
+            && o.x + EPS < self.x + self.w
+            && self.y + EPS < o.y + o.h
+            && o.y + EPS < self.y + self.h
     }
 }
 
@@ -160,7 +163,13 @@ impl Layout {
                 let clash = self.overlap(&option.tile.rect);
                 let cramped = if clash > 0.0 { 0.0 } else { self.cramped_after(&option) };
                 let cost = self.cost(&option.tile.rect)
-                    + if !option.turned { 0.0 } else if d.is_double() { 20.0 } else { 1.5 }
+                    + if !option.turned {
+                        0.0
+                    } else if d.is_double() {
+                        20.0
+                    } else {
+                        1.5
+                    }
                     + cramped
                     + if clash > 0.0 { 1e6 * (1.0 + clash) } else { 0.0 };
                 if best.as_ref().is_none_or(|(c, _)| cost < *c - 1e-9) {
@@ -189,7 +198,9 @@ impl Layout {
         let index = self.tiles.len();
         let n = d.high();
         self.tiles.push(Tile { domino: d, rect: Rect::centred(0.0, 0.0, 1.0, 2.0), first: n, second: n });
-        for (x, y, dir) in [(0.5, 0.0, Dir::East), (-0.5, 0.0, Dir::West), (0.0, -1.0, Dir::North), (0.0, 1.0, Dir::South)] {
+        for (x, y, dir) in
+            [(0.5, 0.0, Dir::East), (-0.5, 0.0, Dir::West), (0.0, -1.0, Dir::North), (0.0, 1.0, Dir::South)]
+        {
             self.ends.push(OpenEnd { x, y, dir, number: n, opened_by: index, closed_by: None });
         }
     }
@@ -214,7 +225,8 @@ impl Layout {
                 left[d.low() as usize] -= 1;
             }
         }
-        let open = self.ends.iter().enumerate().filter(|&(i, e)| e.closed_by.is_none() && i != option.end).map(|(_, e)| e);
+        let open =
+            self.ends.iter().enumerate().filter(|&(i, e)| e.closed_by.is_none() && i != option.end).map(|(_, e)| e);
         open.chain(option.new_ends.iter())
             .map(|end| {
                 let run = room(end, &down, ROOM);
@@ -417,7 +429,8 @@ mod tests {
                     }
                     assert_eq!(counts, v.board.open, "seed {seed}, {players} players, after {k} tiles");
                     let last = &l.tiles[k - 1];
-                    if let (Some(end), Some(on)) = (l.ends.iter().find(|e| e.closed_by == Some(k - 1)), placed[k - 1].1) {
+                    if let (Some(end), Some(on)) = (l.ends.iter().find(|e| e.closed_by == Some(k - 1)), placed[k - 1].1)
+                    {
                         assert_eq!(end.number, on);
                         assert_eq!(half_at(last, end.x, end.y), Some(on), "seed {seed}: {} on {on}", last.domino);
                     }

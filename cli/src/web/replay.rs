@@ -86,9 +86,18 @@ impl RecordVisitor for Steps<'_> {
         for (i, name) in names.iter().enumerate() {
             let a: Action = game.parse_action(name).map_err(|e| WebError::Request(format!("bad record: {e}")))?;
             let before = state.clone();
-            let mover = before.current_seat().ok_or_else(|| WebError::Request("bad record: moves after the end".into()))?;
+            let mover =
+                before.current_seat().ok_or_else(|| WebError::Request("bad record: moves after the end".into()))?;
             state.apply(a).map_err(|e| WebError::Request(format!("bad record: action {}: {e}", i + 1)))?;
-            let played = Played { game: &game, seat: mover, action: a, by_agent: false, ply: i + 1, before: &before, after: &state };
+            let played = Played {
+                game: &game,
+                seat: mover,
+                action: a,
+                by_agent: false,
+                ply: i + 1,
+                before: &before,
+                after: &state,
+            };
             log.observe(&played, models);
             history.push(json!({"seat": mover, "action": game.action_name(a)}));
             steps.push(step(&game, &state, seat, &log));

@@ -11,10 +11,10 @@
 //! only); each finished hand carries its review ([`crate::review`]), and a
 //! finished game is handed once to the history ([`Session::finished`]).
 
+use super::deals::{numbers, DealLog};
 use super::error::WebError;
 use super::history::Finished;
 use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
-use super::deals::{numbers, DealLog};
 use super::table;
 use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, Bare, PolicyLoader, Table, ViewOf};
 use bones_env::record::kind;
@@ -404,9 +404,7 @@ impl<G: Game> Session for Play<G> {
             return Err(WebError::Action(format!("illegal action `{shown}`: the legal actions now are {legal}")));
         }
         let Play { table, log, .. } = self;
-        table
-            .apply_with(a, |p| log.observe(p, models))
-            .map_err(|e| WebError::Action(e.to_string()))?;
+        table.apply_with(a, |p| log.observe(p, models)).map_err(|e| WebError::Action(e.to_string()))?;
         self.run_bots(models)
     }
 
