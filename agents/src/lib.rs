@@ -26,7 +26,7 @@
 //!   one seat (for search agents written outside Bones).
 //! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
 //!   gauntlet on fixed deals) and its scorecard (`bones benchmark`);
-//!   [`rating`]: intervals of ladder ratings.
+//!   [`rating`]: ladder ratings (a round robin, the fitted Elo and its intervals).
 
 #![warn(missing_docs)]
 
@@ -50,7 +50,6 @@ pub mod seat_request;
 pub mod solver;
 pub mod spec;
 pub mod table;
-pub mod view_position;
 
 pub use agent::{ActionValues, Agent, AgentFailure, AgentRng, Explained, ViewOf};
 pub use arena::{

@@ -1,6 +1,8 @@
-//! Intervals of ladder ratings ([`crate::arena::Ladder`], `bones eval --ladder`).
+//! Ladder ratings (`bones eval --ladder`): a round robin of agents
+//! ([`ladder`]), the ratings fitted to its pairs ([`fit_ratings`]) and their
+//! intervals ([`intervals`]).
 //!
-//! [`crate::arena::fit_ratings`] fits ratings `r` (mean 0) by weighted least
+//! [`fit_ratings`] fits ratings `r` (mean 0) by weighted least
 //! squares to the pairwise Elo differences `d_k` (agent `i` − agent `j` of pair
 //! `k`, from its win rate shrunk by half a win and half a loss), with weights
 //! `w_k` = the pair's trials. The fit is linear in the `d_k`:
@@ -21,7 +23,75 @@
 //! ladder (mean 0), so an agent's interval is how well it is placed among these
 //! agents, not on an absolute scale.
 
-use crate::arena::{elo_vs_field, EvalReport, Ladder, Z95};
+use crate::arena::{elo_vs_field, EvalReport, Z95};
+use crate::spec::AgentSpec;
+
+/// A round robin: every pair evaluated, and a rating per agent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ladder {
+    /// The agents' spec strings.
+    pub agents: Vec<String>,
+    /// Elo ratings (mean 0), fitted to the pairwise Elo differences.
+    pub ratings: Vec<f64>,
+    /// Every pair `(i, j)` with `i < j` and its report (A = agent i).
+    pub pairs: Vec<(usize, usize, EvalReport)>,
+}
+
+/// Fits ratings (mean 0) to pairwise results by weighted least squares on the
+/// pairwise Elo differences. Each pair's win rate is shrunk by half a win and half
+/// a loss (`(wins + 0.5) / (trials + 1)`) so that perfect records stay finite.
+pub fn fit_ratings(agents: usize, pairs: &[(usize, usize, EvalReport)]) -> Vec<f64> {
+    let obs: Vec<(usize, usize, f64, f64)> = pairs
+        .iter()
+        .map(|(i, j, r)| {
+            let trials = r.trials as f64;
+            let p = (r.wins + 0.5) / (trials + 1.0);
+            (*i, *j, elo_vs_field(p, r.sides).unwrap_or(0.0), trials.max(1.0))
+        })
+        .collect();
+    let mut r = vec![0.0f64; agents];
+    for _ in 0..2000 {
+        let mut change = 0.0f64;
+        for k in 0..agents {
+            let (mut num, mut den) = (0.0, 0.0);
+            for &(i, j, d, w) in &obs {
+                if i == k {
+                    num += w * (r[j] + d);
+                    den += w;
+                } else if j == k {
+                    num += w * (r[i] - d);
+                    den += w;
+                }
+            }
+            if den > 0.0 {
+                let new = num / den;
+                change = change.max((new - r[k]).abs());
+                r[k] = new;
+            }
+        }
+        let mean = r.iter().sum::<f64>() / agents.max(1) as f64;
+        r.iter_mut().for_each(|x| *x -= mean);
+        if change < 1e-9 {
+            break;
+        }
+    }
+    r
+}
+
+/// Runs every pair of `specs` through `eval` and fits ratings.
+pub fn ladder<E>(
+    specs: &[AgentSpec],
+    mut eval: impl FnMut(&AgentSpec, &AgentSpec) -> Result<EvalReport, E>,
+) -> Result<Ladder, E> {
+    let mut pairs = Vec::new();
+    for i in 0..specs.len() {
+        for j in i + 1..specs.len() {
+            pairs.push((i, j, eval(&specs[i], &specs[j])?));
+        }
+    }
+    let ratings = fit_ratings(specs.len(), &pairs);
+    Ok(Ladder { agents: specs.iter().map(|s| s.to_string()).collect(), ratings, pairs })
+}
 
 /// A rating with its standard error and interval.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -36,7 +106,7 @@ pub struct RatingInterval {
     pub hi: f64,
 }
 
-/// Standard errors of the ratings [`crate::arena::fit_ratings`] fits to `pairs`
+/// Standard errors of the ratings [`fit_ratings`] fits to `pairs`
 /// among `agents` agents (pairs naming an agent past `agents`, or an agent with
 /// itself, are left out, as they carry no rating difference). NaN for every
 /// agent when the pairs do not connect all of them.
@@ -135,7 +205,7 @@ fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::{fit_ratings, Estimate};
+    use crate::arena::Estimate;
 
     fn report(wins: f64, trials: u64) -> EvalReport {
         let e = Estimate { mean: 0.0, lo: 0.0, hi: 0.0 };

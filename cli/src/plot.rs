@@ -1,7 +1,6 @@
 //! Pictures as hand-written SVG: the Elo ladder of `bones eval --ladder --plot`.
 
-use bones_agents::arena::Ladder;
-use bones_agents::rating::{self, RatingInterval};
+use bones_agents::rating::{self, Ladder, RatingInterval};
 use std::fmt::Write as _;
 use std::path::Path;
 

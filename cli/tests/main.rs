@@ -8,5 +8,6 @@ mod cli_usage;
 mod exploit;
 mod play;
 mod serve;
+mod views;
 mod web_api;
 mod web_deals;

@@ -1,5 +1,9 @@
 //! Seed helpers: the SplitMix64 generator step and its finaliser, written once
-//! for every crate that derives seeds or picks cheap random numbers.
+//! for every crate that derives seeds or picks cheap random numbers, and the
+//! deal stream of duplicate-deal evaluations made of them ([`deal_seed`],
+//! [`seating_seed`]): `bones eval`, `bones benchmark`, Python's
+//! `bones.evaluate` and the trainer's evaluation all deal from it, so one seed
+//! gives the same deals everywhere.
 //!
 //! ```
 //! use bones_env::seed::{mix64, splitmix64};
@@ -30,6 +34,26 @@ pub fn mix64(x: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+/// The seed of deal `i` of the duplicate-deal evaluation under base seed `seed`.
+#[inline]
+pub fn deal_seed(seed: u64, i: u64) -> u64 {
+    step(seed ^ step(i.wrapping_add(0x5EED)))
+}
+
+/// The seed of the agents' random stream in seating `seating` (the side A
+/// takes) of the deal dealt from `deal_seed`.
+#[inline]
+pub fn seating_seed(deal_seed: u64, seating: usize) -> u64 {
+    step(deal_seed ^ step(0xA6E7 + seating as u64))
+}
+
+/// One SplitMix64 step from state `x` (the new state is dropped).
+#[inline]
+fn step(x: u64) -> u64 {
+    let mut state = x;
+    splitmix64(&mut state)
 }
 
 #[cfg(test)]
@@ -63,5 +87,33 @@ mod tests {
             let mut s = x.wrapping_sub(GOLDEN_GAMMA);
             assert_eq!(splitmix64(&mut s), mix64(x));
         }
+    }
+
+    #[test]
+    fn the_deal_stream_is_the_one_the_arena_always_dealt() {
+        // The deal seeds and agent streams `bones eval` has dealt since its
+        // first version (the benchmark's checksums rest on them).
+        let deals: [(u64, u64, u64); 5] = [
+            (0, 0, 0x1282_C5CD_2DEB_CEE8),
+            (1, 0, 0x6F8D_8FC9_A414_4514),
+            (1, 1, 0xB318_B1AA_9EB7_47EE),
+            (7, 41, 0x9B5D_F2A4_762E_9AC5),
+            (u64::MAX, 1000, 0xFE7B_826E_5461_09F2),
+        ];
+        for (seed, i, want) in deals {
+            assert_eq!(deal_seed(seed, i), want, "deal_seed({seed:#x}, {i})");
+        }
+        let seatings: [(u64, usize, u64); 3] =
+            [(0, 0, 0x0052_6BE1_8ABF_5184), (0, 1, 0xF538_C139_C7A5_43AE), (12345, 3, 0x3B72_1BFB_43D6_D544)];
+        for (deal, seating, want) in seatings {
+            assert_eq!(seating_seed(deal, seating), want, "seating_seed({deal}, {seating})");
+        }
+    }
+
+    #[test]
+    fn deal_seeds_differ_by_deal_and_by_base_seed() {
+        assert_ne!(deal_seed(1, 0), deal_seed(1, 1));
+        assert_ne!(deal_seed(1, 0), deal_seed(2, 0));
+        assert_ne!(seating_seed(deal_seed(1, 0), 0), seating_seed(deal_seed(1, 0), 1));
     }
 }

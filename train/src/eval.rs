@@ -1,14 +1,17 @@
 //! Evaluation during training: the greedy policy against a baseline agent on
-//! fixed duplicate deals (each deal played once per side, the policy taking each
-//! side in turn), all games in lockstep so the policy runs batched.
+//! duplicate deals, played by the arena's batched form
+//! ([`bones_agents::batched`]) with the policy as a batched player, so all the
+//! games in play take one forward pass per round. The deals, their counting
+//! and the figures are those of `bones eval --hands` (and `bones.evaluate`):
+//! the same seed gives the same deals and the same report as
+//! [`bones_agents::arena::evaluate`] of the same policy as an agent.
 
-use bones_agents::{AgentFactory, AgentSpec, SpecError};
-use bones_env::vec_env::episode_seed;
-use bones_env::{Episode, Game, GameState};
+use bones_agents::arena::{ArenaError, EvalReport};
+use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
+use bones_agents::{AgentFactory, AgentFailure, AgentSpec, Amount, EvalOptions};
+use bones_env::{Action, Game};
 use bones_policy::inference::{decide, Actor};
 use bones_policy::sparse::SparseRows;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 /// The baselines evaluated during training.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -27,7 +30,9 @@ impl EvalOpponent {
             EvalOpponent::Heuristic => "heuristic",
         }
     }
-    fn spec(self) -> AgentSpec {
+
+    /// The opponent's agent spec.
+    pub fn spec(self) -> AgentSpec {
         match self {
             EvalOpponent::Random => AgentSpec::Random,
             EvalOpponent::Heuristic => AgentSpec::Heuristic,
@@ -36,7 +41,7 @@ impl EvalOpponent {
 }
 
 /// Result of an evaluation.
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EvalResult {
     /// Games (hands) played.
     pub games: usize,
@@ -47,65 +52,45 @@ pub struct EvalResult {
     /// the arena counts it (Texas 42: marks won minus lost; Doubles: the round
     /// score minus the others' mean).
     pub reward_per_hand: f64,
+    /// The arena's report of the evaluation (A: the policy, B: the opponent).
+    pub report: EvalReport,
 }
 
-/// Plays `deals` duplicate deals of single hands: each deal once for every side
-/// with the policy (greedy) on that side and `opponent` on the others. Fails
-/// when the game has no such opponent (a game without a heuristic player).
+impl EvalResult {
+    /// The figures of an arena report of single hands.
+    pub fn of(report: EvalReport) -> EvalResult {
+        let margin = report.marks_per_hand.or(report.points_per_round).map_or(f64::NAN, |e| e.mean);
+        EvalResult { games: report.hands as usize, win_rate: report.win_rate, reward_per_hand: margin, report }
+    }
+}
+
+/// The policy as a batched player: the most probable legal action of each row
+/// (lowest id on ties), one forward pass per batch.
+pub struct Greedy<'a>(pub &'a Actor);
+
+impl BatchPolicy for Greedy<'_> {
+    fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<Action>, AgentFailure> {
+        let masks: Vec<f32> = batch.masks.iter().map(|&m| f32::from(u8::from(m))).collect();
+        let obs = SparseRows::from_dense(batch.observations, batch.obs_len);
+        Ok(decide(self.0, &obs, &masks, batch.num_actions, None).into_iter().map(|d| d.action).collect())
+    }
+}
+
+/// Plays `deals` duplicate deals of single hands from base seed `seed` (the
+/// arena's deal stream): each deal once for every side with the policy
+/// (greedy) on that side and `opponent` on the others. Fails when the game has
+/// no such opponent (a game without a heuristic player) or `deals` is 0.
 pub fn evaluate<G: Game>(
     game: &G,
     actor: &Actor,
     opponent: EvalOpponent,
     deals: usize,
     seed: u64,
-) -> Result<EvalResult, SpecError> {
-    let sides = game.num_sides();
-    let mut agent = AgentFactory::new().build(&opponent.spec(), game)?;
-    let (ol, na) = (game.obs_len(), game.num_actions());
-    let mut games: Vec<(G::State, usize, ChaCha8Rng)> = (0..deals * sides)
-        .map(|i| {
-            let deal = episode_seed(seed, i / sides, 0);
-            (game.new_state(deal, Episode::Hand), i % sides, ChaCha8Rng::seed_from_u64(episode_seed(seed, i, 1)))
-        })
-        .collect();
-    let mut obs = Vec::new();
-    let mut masks = Vec::new();
-    loop {
-        let mut rows = Vec::new();
-        obs.clear();
-        masks.clear();
-        for (i, (state, side, rng)) in games.iter_mut().enumerate() {
-            let Some(seat) = state.current_seat() else { continue };
-            if game.team_of(seat) == *side {
-                let start = obs.len();
-                obs.resize(start + ol, 0.0);
-                state.observe(seat, &mut obs[start..]);
-                let m0 = masks.len();
-                masks.resize(m0 + na, 0.0);
-                state.legal_mask().write_f32(&mut masks[m0..]);
-                rows.push(i);
-            } else {
-                let a = agent.act(&state.view(seat), rng);
-                state.apply(a).expect("baseline agents act legally");
-            }
-        }
-        if rows.is_empty() {
-            if games.iter().all(|g| g.0.is_terminal()) {
-                break;
-            }
-            continue;
-        }
-        for (&i, d) in rows.iter().zip(decide(actor, &SparseRows::from_dense(&obs, ol), &masks, na, None)) {
-            games[i].0.apply(d.action).expect("the policy acts legally");
-        }
-    }
-    let mut wins = 0.0;
-    let mut total = 0.0;
-    for (state, side, _) in &games {
-        let d = state.finished_deal().expect("every evaluation hand is over");
-        total += d.score_margin(*side, sides);
-        wins += d.win[*side];
-    }
-    let n = games.len().max(1) as f64;
-    Ok(EvalResult { games: games.len(), win_rate: wins / n, reward_per_hand: total / n })
+) -> Result<EvalResult, ArenaError> {
+    let amount = Amount::Hands((deals * game.num_sides()) as u64);
+    let opts = EvalOptions { amount, seed, threads: 1 };
+    let spec = opponent.spec();
+    let policy = Entrant::Batched { name: "policy".into(), policy: &mut Greedy(actor) };
+    let report = batched::evaluate(game, [policy, Entrant::Spec(&spec)], &AgentFactory::new(), &opts, &|_| {})?;
+    Ok(EvalResult::of(report))
 }

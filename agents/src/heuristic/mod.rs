@@ -3,8 +3,9 @@
 //! (`highest`, Doubles only). All act from the seat's view alone and are
 //! deterministic (they never draw from the random stream).
 //!
-//! One file per game: [`texas42`] (the Texas 42 player and its hand
-//! valuation) and [`doubles`] (the Doubles players).
+//! One module per game: [`texas42`] (the Texas 42 player: its bidding and
+//! declaring, its hand valuation and its play, a file each) and [`doubles`]
+//! (the Doubles players).
 
 pub mod doubles;
 pub mod texas42;

@@ -4,8 +4,9 @@
 //! with the best total.
 //!
 //! - [`texas42`] (re-exported here): worlds drawn uniformly among the deals
-//!   consistent with the record ([`WorldSampler`]), each solved exactly by the
-//!   open-hand [`Solver`](crate::Solver) ([`PimcAgent`]).
+//!   consistent with the record ([`worlds`], re-exported here:
+//!   [`WorldSampler`]), each solved exactly by the open-hand
+//!   [`Solver`](crate::Solver) ([`PimcAgent`]).
 //! - [`doubles`]: worlds drawn uniformly among the hands and boneyards
 //!   consistent with what the draws, passes and the opening proved
 //!   ([`doubles::DoublesSampler`]), each played out to the end of the round by
@@ -14,5 +15,7 @@
 mod deal;
 pub mod doubles;
 mod texas42;
+mod worlds;
 
 pub use texas42::*;
+pub use worlds::*;

@@ -3,7 +3,8 @@
 
 use super::args::GameArgs;
 use anyhow::{Context, Result};
-use bones_agents::arena::{self, Amount, ArenaError, Estimate, EvalOptions, EvalReport, Ladder};
+use bones_agents::arena::{self, Amount, ArenaError, Estimate, EvalOptions, EvalReport};
+use bones_agents::rating::{self, Ladder};
 use bones_agents::report::num;
 use bones_agents::spec::grammar;
 use bones_agents::AgentSpec;
@@ -103,7 +104,7 @@ fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
         }
         let pairs = (specs.len() * (specs.len() - 1) / 2) as u64;
         let bar = progress_bar(game, amount, pairs, args.json);
-        let ladder = arena::ladder(&specs, |a, b| eval_pair(game, [a, b], &opts, &bar))?;
+        let ladder = rating::ladder(&specs, |a, b| eval_pair(game, [a, b], &opts, &bar))?;
         bar.finish_and_clear();
         print_ladder(game.name(), &ladder, args);
         if let Some(path) = &args.plot {
