@@ -183,3 +183,77 @@ fn texas42_how(h: &Hand, seat: usize) -> Value {
         "reason": reason,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bones_env::deal::deal_hands;
+    use bones_env::texas42::parse_42;
+    use bones_env::{AllPass, Texas42Rules};
+
+    /// The hand in which seat 0 (first to bid: the dealer is seat 3) holds
+    /// the seven doubles, after `calls`, then each seat's first legal move.
+    fn played_out(rules: Texas42Rules, calls: &[&str]) -> Hand {
+        let mut deck = Domino::ALL;
+        deck.sort_by_key(|d| !d.is_double());
+        let mut h = Hand::new(rules, 3, deal_hands(&deck, 4, 7));
+        for call in calls {
+            h.apply(parse_42(call).unwrap()).unwrap();
+        }
+        while !h.is_done() {
+            h.apply(h.legal_mask().nth(0)).unwrap();
+        }
+        h
+    }
+
+    #[test]
+    fn each_kind_of_contract_says_why_its_hand_ended() {
+        let full = Texas42Rules::FULL;
+        let how = texas42_how(&played_out(full, &["2m", "pass", "pass", "pass", "nel-o"]), 0);
+        assert_eq!((&how["ended"], &how["contract"]), (&json!("set"), &json!("nel-o")));
+        assert_eq!(how["reason"], "Us won trick 1; Nel-O must lose every trick");
+        assert_eq!((&how["tricks"], &how["early"]), (&json!(1), &json!(true)));
+        // Seen from the other side, the same hand.
+        let theirs = texas42_how(&played_out(full, &["2m", "pass", "pass", "pass", "nel-o"]), 1);
+        assert_eq!(theirs["reason"], "Them won trick 1; Nel-O must lose every trick");
+        for (calls, contract, must) in [
+            (&["plunge", "pass", "pass", "pass"][..], "plunge", "; a Plunge must win every trick"),
+            (&["1m", "pass", "pass", "pass"][..], "marks", "; a bid of 1 mark must win every trick"),
+            (&["1m", "2m", "3m", "pass"][..], "marks", "; a bid of 3 marks must win every trick"),
+        ] {
+            let how = texas42_how(&played_out(full, calls), 0);
+            assert_eq!(how["contract"], contract, "{calls:?}");
+            let reason = how["reason"].as_str().unwrap();
+            assert!(reason.ends_with(must), "{calls:?}: {reason}");
+            let made = how["ended"] == "made";
+            assert_eq!(made, reason.starts_with("Us won all 7 tricks"), "{calls:?}: {reason}");
+        }
+        let how = texas42_how(&played_out(full, &["30", "pass", "pass", "pass"]), 0);
+        let reason = how["reason"].as_str().unwrap();
+        assert!(reason.ends_with("a bid of 30 needs 30") || reason.ends_with("a bid of 30 allows 12"), "{reason}");
+        let redeal = Texas42Rules { all_pass: AllPass::Redeal, ..Texas42Rules::STANDARD };
+        let how = texas42_how(&played_out(redeal, &["pass", "pass", "pass", "pass"]), 0);
+        assert_eq!((&how["ended"], &how["tricks"]), (&json!("thrown-in"), &json!(0)));
+        assert_eq!(how["reason"], "everyone passed, and the rules throw such a hand in");
+    }
+
+    #[test]
+    fn the_count_each_side_took_is_the_counting_dominoes_of_its_tricks() {
+        let h = played_out(Texas42Rules::STANDARD, &["30", "pass", "pass", "pass"]);
+        let taken = count_taken(&h);
+        let mut all: Vec<&str> =
+            taken.as_array().unwrap().iter().flat_map(|t| t.as_array().unwrap()).map(|d| d.as_str().unwrap()).collect();
+        all.sort();
+        let played: Vec<Domino> =
+            h.tricks[..(h.trick as usize).min(7)].iter().flat_map(|t| t.played().to_vec()).collect();
+        let mut counting: Vec<String> = played.iter().filter(|d| count_of(**d) > 0).map(|d| d.to_string()).collect();
+        counting.sort();
+        assert_eq!(all, counting);
+        assert_eq!(
+            [Domino::new(5, 5), Domino::new(6, 4), Domino::new(5, 0), Domino::new(4, 1), Domino::new(3, 2)]
+                .map(count_of),
+            [10, 10, 5, 5, 5]
+        );
+        assert_eq!(count_of(Domino::new(6, 6)), 0);
+    }
+}
