@@ -45,6 +45,14 @@ pub enum CheckpointError {
         /// What was wrong.
         message: String,
     },
+    /// A file is not as the folder's manifest says it was written.
+    #[error("damaged checkpoint file {path}: {message}")]
+    Damaged {
+        /// The file.
+        path: String,
+        /// How it differs.
+        message: String,
+    },
 }
 
 /// The error of an I/O failure at `path`.
@@ -229,13 +237,23 @@ pub fn config_text(dir: &Path) -> Result<String, CheckpointError> {
     std::fs::read_to_string(&cfg_path).map_err(io(&cfg_path))
 }
 
-/// Reads what the `config.toml` beside a network (a checkpoint or a model folder) says about it.
+/// A TOML error in one line: what was wrong and on which line of `text`.
+pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    match e.span() {
+        Some(span) => format!("line {}: {}", text[..span.start.min(text.len())].lines().count().max(1), e.message()),
+        None => e.message().to_string(),
+    }
+}
+
+/// Reads what the `config.toml` beside a network (a checkpoint or a model
+/// folder) says about it, once the folder's manifest (if any) checks out.
 pub fn read_model_config(dir: &Path) -> Result<ModelConfig, CheckpointError> {
+    crate::manifest::verify(dir)?;
     let cfg_path = dir.join("config.toml");
     let format = |message: String| CheckpointError::Format { path: cfg_path.display().to_string(), message };
-    let cfg = ModelConfig::from_toml(&config_text(dir)?)
-        .map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
-    cfg.game().map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
+    let text = config_text(dir)?;
+    let cfg = ModelConfig::from_toml(&text).map_err(|e| format(format!("bad config: {}", toml_error(&text, &e))))?;
+    cfg.game().map_err(|e| format(format!("bad config: {e}")))?;
     Ok(cfg)
 }
 

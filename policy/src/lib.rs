@@ -16,6 +16,7 @@ pub mod agent;
 pub mod export;
 pub mod folder;
 pub mod inference;
+pub mod manifest;
 pub mod model;
 pub mod onnx;
 pub mod sparse;
