@@ -604,18 +604,8 @@ fn each_finished_hand_carries_its_review_the_record_its_annotations_and_the_cli_
     let cli = crate::web_deals::cli_review(record, "review");
     assert_eq!(cli["reviews"], notes["reviews"], "the CLI's review is the page's");
     assert_eq!(cli["result"], last["result"]);
-    let dir = std::env::temp_dir().join(format!("bones-review-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.json");
-    std::fs::write(&file, format!("{record}\n")).unwrap();
-    let text = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
-        .args(["replay", "--review"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
+    let text = crate::web_deals::replay_cli(record, "review-text", &["--review"]);
     assert!(text.contains("seat 2") && text.contains("with all hands open") && text.contains("hand 1:"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn temp_db(name: &str) -> std::path::PathBuf {

@@ -35,20 +35,23 @@ fn whole(request: Value) -> (Vec<Value>, Value) {
     play_whole(srv.addr(), request)
 }
 
-/// `bones replay --review --json` of `record`: the replayed record with its `reviews`.
-pub(crate) fn cli_review(record: &Value, name: &str) -> Value {
+/// `bones replay ARGS FILE` with `record` written to FILE (a folder named by
+/// `name`): what it printed.
+pub(crate) fn replay_cli(record: &Value, name: &str, args: &[&str]) -> String {
     let dir = std::env::temp_dir().join(format!("bones-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.json");
     std::fs::write(&file, format!("{record}\n")).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
-        .args(["replay", "--review", "--json"])
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out =
+        std::process::Command::new(env!("CARGO_BIN_EXE_bones")).arg("replay").args(args).arg(&file).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
-    serde_json::from_slice(&out.stdout).unwrap()
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `bones replay --review --json` of `record`: the replayed record with its `reviews`.
+pub(crate) fn cli_review(record: &Value, name: &str) -> Value {
+    serde_json::from_str(&replay_cli(record, name, &["--review", "--json"])).unwrap()
 }
 
 #[test]
