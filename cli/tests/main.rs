@@ -11,3 +11,4 @@ mod runs;
 mod serve;
 mod views;
 mod web_api;
+mod web_deals;
