@@ -199,9 +199,12 @@ pub fn config_text(dir: &Path) -> Result<String, CheckpointError> {
 
 /// A TOML error in one line: what was wrong and on which line of `text`.
 pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message: Vec<&str> = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     match e.span() {
-        Some(span) => format!("line {}: {}", text[..span.start.min(text.len())].lines().count().max(1), e.message()),
-        None => e.message().to_string(),
+        Some(span) => {
+            format!("line {}: {}", text[..span.start.min(text.len())].lines().count().max(1), message.join(", "))
+        }
+        None => message.join(", "),
     }
 }
 
