@@ -2,9 +2,9 @@
 # The Python package's tests: builds the `bones` wheel with maturin into the
 # repository's own target dir (CARGO_TARGET_DIR=target: the wheel shares its
 # dependency artifacts with the cargo build of the same profile), installs it
-# into the venv .venv-py with the test dependencies, checks the type stubs of
-# the native module (python/bones/_bones.pyi) against the installed module with
-# mypy's stubtest, and runs pytest.
+# into the venv .venv-py with the test dependencies and the `openspiel` extra,
+# checks the type stubs of the native module (python/bones/_bones.pyi) against
+# the installed module with mypy's stubtest, and runs pytest.
 #
 #   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
 #
@@ -33,6 +33,10 @@ trap 'rm -rf "$wheels"' EXIT
     --interpreter "$venv/bin/python"
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
+# The `openspiel` extra (open_spiel) for bones.openspiel's tests
+# (python/tests/test_openspiel.py: OpenSpiel's random_sim_test on both games).
+wheel=$(ls "$wheels"/bones-*.whl)
+"$venv/bin/pip" install --quiet "$wheel[openspiel]"
 # The stubs cannot drift from the module: stubtest compares every name,
 # signature and property of the installed bones._bones with _bones.pyi (run
 # from the repository root, where `bones` is the installed package).
