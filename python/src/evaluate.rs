@@ -17,6 +17,7 @@
 
 use crate::errors::{spec_error, BonesError};
 use crate::game::{any_game, from_json};
+use crate::seat::TableActor;
 use bones_agents::arena::{self, deal_count, Amount, ArenaError, EvalOptions, Shard};
 use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
 use bones_agents::benchmark::{self as bench, Benchmark, BenchmarkError};
@@ -24,7 +25,6 @@ use bones_agents::{AgentFailure, AgentSpec};
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::{Action, Game};
 use bones_policy::agent::{factory, shipped_model};
-use crate::seat::TableActor;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;

@@ -579,7 +579,13 @@ impl Table {
         let env = Env::new(game, episode).with_state(state);
         let agents: seats::Seats<G> = (0..n).map(|_| None).collect();
         let table = seats::Table::new(env, agents, AgentRng::seed_from_u64(0)).with_history(log);
-        Ok(Table { inner: Mutex::new(Box::new(Core { table })), game: any, episode, max_steps: None, specs: vec![None; n] })
+        Ok(Table {
+            inner: Mutex::new(Box::new(Core { table })),
+            game: any,
+            episode,
+            max_steps: None,
+            specs: vec![None; n],
+        })
     }
 
     fn build(

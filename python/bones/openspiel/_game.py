@@ -145,10 +145,12 @@ class _Config:
 
 def _chance_outcomes(cfg: _Config, deal: list) -> list:
     """The next domino of the deal and its probability."""
-    rest = [d for d in range(28) if d not in set(deal)]
+    dealt = set(deal)
+    rest = [d for d in range(28) if d not in dealt]
     p = len(deal)
-    if cfg.game == "texas42" or p >= cfg.dealt or any(d in _DOUBLES for d in deal):
-        return [(d, 1.0 / len(rest)) for d in rest]
+    if cfg.game == "texas42" or p >= cfg.dealt or not _DOUBLES.isdisjoint(dealt):
+        q = 1.0 / len(rest)
+        return [(d, q) for d in rest]
     # Doubles, no double dealt to a hand yet: weight each domino by the share
     # of the orders of the rest that then put a double in a hand.
     slots = cfg.dealt - p - 1  # hand slots left after this one
