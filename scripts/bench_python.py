@@ -49,6 +49,22 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def timed(seconds, play_one):
+    """Calls `play_one()` (one game or hand; it returns its counts as a tuple) until `seconds`
+    have passed, at least once: the counts summed, then the games played and the wall seconds."""
+    totals = None
+    games = 0
+    t0 = time.perf_counter()
+    end = t0 + seconds
+    while True:
+        counts = play_one()
+        totals = counts if totals is None else tuple(a + b for a, b in zip(totals, counts))
+        games += 1
+        if time.perf_counter() >= end:
+            break
+    return (*totals, games, time.perf_counter() - t0)
+
+
 def bones_aec(seconds, seed):
     """Random play through the AEC API for about `seconds`: (decisions, hands, wall s)."""
     import bones
@@ -57,13 +73,11 @@ def bones_aec(seconds, seed):
     # The agent: a uniform legal action, drawn with Python's `random` as the
     # OpenSpiel loops draw theirs (numpy's Generator costs ~3 us a call).
     rand = random.Random(seed).random
-    decisions = hands = 0
-    episode = 0
-    t0 = time.perf_counter()
-    end = t0 + seconds
-    while True:
-        env.reset(seed=seed + episode)
-        episode += 1
+    episodes = iter(range(seed, 2**63))
+
+    def hand():
+        env.reset(seed=next(episodes))
+        decisions = 0
         for _agent in env.agent_iter():
             obs, _reward, term, trunc, _info = env.last()
             if term or trunc:
@@ -72,10 +86,9 @@ def bones_aec(seconds, seed):
             legal = obs["action_mask"].nonzero()[0]
             env.step(int(legal[int(rand() * len(legal))]))
             decisions += 1
-        hands += 1
-        if time.perf_counter() >= end:
-            break
-    return decisions, hands, time.perf_counter() - t0
+        return (decisions,)
+
+    return timed(seconds, hand)
 
 
 def sample_chance(outcomes, x):
@@ -96,10 +109,9 @@ def openspiel_hearts(seconds, seed):
     rng = random.Random(seed)
     choice = rng.choice
     rand = rng.random
-    decisions = chance = games = 0
-    t0 = time.perf_counter()
-    end = t0 + seconds
-    while True:
+
+    def play():
+        decisions = chance = 0
         st = game.new_initial_state()
         while not st.is_terminal():
             if st.is_chance_node():
@@ -108,10 +120,9 @@ def openspiel_hearts(seconds, seed):
             else:
                 st.apply_action(choice(st.legal_actions()))
                 decisions += 1
-        games += 1
-        if time.perf_counter() >= end:
-            break
-    return decisions, chance, games, time.perf_counter() - t0
+        return decisions, chance
+
+    return timed(seconds, play)
 
 
 def openspiel_hearts_observed(seconds, seed):
@@ -123,10 +134,9 @@ def openspiel_hearts_observed(seconds, seed):
     rng = random.Random(seed)
     choice = rng.choice
     rand = rng.random
-    decisions = games = 0
-    t0 = time.perf_counter()
-    end = t0 + seconds
-    while True:
+
+    def play():
+        decisions = 0
         st = game.new_initial_state()
         while not st.is_terminal():
             if st.is_chance_node():
@@ -137,10 +147,9 @@ def openspiel_hearts_observed(seconds, seed):
                 mask = st.legal_actions_mask(player)
                 st.apply_action(choice([a for a, m in enumerate(mask) if m]))
                 decisions += 1
-        games += 1
-        if time.perf_counter() >= end:
-            break
-    return decisions, games, time.perf_counter() - t0
+        return (decisions,)
+
+    return timed(seconds, play)
 
 
 def openspiel_rl_environment(seconds, seed):
@@ -152,19 +161,17 @@ def openspiel_rl_environment(seconds, seed):
     env.seed(seed)
     rng = random.Random(seed)
     choice = rng.choice
-    decisions = games = 0
-    t0 = time.perf_counter()
-    end = t0 + seconds
-    while True:
+
+    def play():
+        decisions = 0
         ts = env.reset()
         while not ts.last():
             player = ts.observations["current_player"]
             ts = env.step([choice(ts.observations["legal_actions"][player])])
             decisions += 1
-        games += 1
-        if time.perf_counter() >= end:
-            break
-    return decisions, games, time.perf_counter() - t0
+        return (decisions,)
+
+    return timed(seconds, play)
 
 
 def numpy_vec_env(num_envs, threads, seconds, seed):

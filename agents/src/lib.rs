@@ -50,7 +50,6 @@ pub mod seat_request;
 pub mod solver;
 pub mod spec;
 pub mod table;
-pub mod view_position;
 
 pub use agent::{ActionValues, Agent, AgentFailure, AgentRng, Explained, ViewOf};
 pub use arena::{

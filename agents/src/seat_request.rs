@@ -2,7 +2,8 @@
 //! "Seat views"): what an outside program (`exec:`) is sent when its seat is to
 //! move. It is written from the seat's view only ([`bones_env::SeatView`]), so
 //! it cannot hold what the seat may not know: no seed, no other hand, no
-//! boneyard order, no other seat's draws.
+//! boneyard order, no other seat's draws. `bones serve` reads such a view back
+//! into a position to play from ([`bones_env::position`]).
 //!
 //! - **Texas 42**: the seat's dominoes now and at the deal, the public actions of
 //!   the hand in order (the bids from the seat left of the shaker, the

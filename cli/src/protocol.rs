@@ -16,10 +16,9 @@
 //! public record, never the other seats' dominoes) and replies
 //! `{"id":…,"action":"6-4"}`.
 
-use bones_agents::view_position::texas42_position;
 use bones_agents::{AgentError, AgentRng, AgentSpec, Bare, Board, DecideError, Refusal, Table};
 use bones_env::record::RecordError;
-use bones_env::registry::RecordVisitor;
+use bones_env::registry::{view_position, RecordVisitor};
 use bones_env::replay::load_record;
 use bones_env::{Action, ActionMask, Game, GameState};
 use bones_policy::agent::{resolve, PolicyAgent};
@@ -187,16 +186,7 @@ impl<'a> Given<'a> {
     fn visit<V: RecordVisitor>(&self, visitor: V) -> Result<V::Output, ServeError> {
         match self {
             Given::Record(record) => load_record(record, visitor).map_err(ServeError::record),
-            Given::View(view) => match view.get("game").and_then(Value::as_str) {
-                Some("texas42") => {
-                    let (game, state, _) = texas42_position(view).map_err(|e| ServeError::Request(e.to_string()))?;
-                    Ok(visitor.visit(game, state))
-                }
-                Some("doubles") => {
-                    Err(ServeError::Request("doubles views are not served yet: send the round as a `record`".into()))
-                }
-                _ => Err(ServeError::Request("bad view: `game` must be \"texas42\"".into())),
-            },
+            Given::View(view) => view_position(view, visitor).map_err(|e| ServeError::Request(e.to_string())),
         }
     }
 }
@@ -225,9 +215,9 @@ impl RecordVisitor for ReadPosition<'_> {
     }
 }
 
-/// The tables of one spec's agent, one per game (and observation and action
-/// sizes): each a [`Table<G>`] of its game `G` with the agent at every seat.
-type Agents = HashMap<(&'static str, usize, usize), Box<dyn Any + Send>>;
+/// The tables of one spec's agent, one per game and rules (players included):
+/// each a [`Table<G>`] of its game `G` with the agent at every seat.
+type Agents = HashMap<(&'static str, String), Box<dyn Any + Send>>;
 
 /// An agent's move on a record: builds the game's table on its first use, then
 /// checks the seat and asks the table's agent, which sees the seat's view only.
@@ -246,7 +236,7 @@ impl RecordVisitor for AgentMove<'_> {
             return Err(ServeError::NotToMove { seat: self.seat, to_move });
         }
         let (name, players) = (game.name(), game.num_players());
-        let key = (name, game.obs_len(), game.num_actions());
+        let key = (name, game.rules_json().to_string());
         let board = Bare::new(game, state);
         let table = match self.agents.entry(key) {
             Entry::Occupied(e) => {

@@ -8,4 +8,5 @@ mod cli_usage;
 mod exploit;
 mod play;
 mod serve;
+mod views;
 mod web_api;

@@ -46,6 +46,16 @@ impl Session {
         Session { child, stdin, rx, out: Vec::new() }
     }
 
+    /// `bones play ARGS --save FILE` (a temporary file named after `name`),
+    /// its output up to the first prompt, and the file.
+    fn saving(name: &str, args: &[&str]) -> (Session, String, std::path::PathBuf) {
+        let save = tmp(name);
+        let mut s = Session::start(&[args, &["--save", save.to_str().unwrap()]].concat());
+        let (first, prompt) = s.next();
+        assert!(prompt, "{first}");
+        (s, first, save)
+    }
+
     /// The output up to the next prompt (`true`) or to the end of output (`false`).
     fn next(&mut self) -> (String, bool) {
         let start = self.out.len();
@@ -77,14 +87,14 @@ impl Session {
         seg
     }
 
-    /// Closes stdin, waits; the exit code, all stdout and stderr.
-    fn finish(mut self) -> (i32, String, String) {
+    /// Closes stdin and waits for a clean exit; all of stdout.
+    fn finish(mut self) -> String {
         drop(self.stdin.take());
         while self.next().1 {}
         let mut err = String::new();
         self.child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-        let code = self.child.wait().unwrap().code().unwrap_or(-1);
-        (code, String::from_utf8_lossy(&self.out).into_owned(), err)
+        assert_eq!(self.child.wait().unwrap().code(), Some(0), "{err}");
+        String::from_utf8_lossy(&self.out).into_owned()
     }
 }
 
@@ -137,19 +147,8 @@ fn hand_of(seg: &str) -> Vec<String> {
 
 #[test]
 fn a_whole_texas42_game_through_stdin_saves_a_record_that_replays() {
-    let save = tmp("texas42");
-    let mut s = Session::start(&[
-        "--partner",
-        "heuristic",
-        "--opponents",
-        "random",
-        "--seed",
-        "3",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
-    let (first, prompt) = s.next();
-    assert!(prompt, "{first}");
+    let (mut s, first, save) =
+        Session::saving("texas42", &["--partner", "heuristic", "--opponents", "random", "--seed", "3"]);
     assert!(first.contains("Texas 42, standard rules, first to 7 marks. Seed 3"), "{first}");
     assert!(first.contains("--- Hand 1 (You shook)."), "{first}");
     assert!(first.contains("Bids: Left "), "{first}");
@@ -185,8 +184,7 @@ fn a_whole_texas42_game_through_stdin_saves_a_record_that_replays() {
         }
     });
     assert!(saw_play);
-    let (code, out, err) = s.finish();
-    assert_eq!(code, 0, "{err}");
+    let out = s.finish();
     for needle in ["Left bids", "Partner", "Right", "Trick 1 of 7", "== Hand 1 over", "Points: Us "] {
         assert!(out.contains(needle), "no `{needle}` in the output:\n{out}");
     }
@@ -229,21 +227,8 @@ fn a_whole_texas42_game_through_stdin_saves_a_record_that_replays() {
 
 #[test]
 fn a_whole_doubles_game_against_highest() {
-    let save = tmp("doubles");
-    let mut s = Session::start(&[
-        "--game",
-        "doubles",
-        "--players",
-        "2",
-        "--opponents",
-        "highest",
-        "--seed",
-        "5",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
-    let (first, prompt) = s.next();
-    assert!(prompt, "{first}");
+    let args = ["--game", "doubles", "--players", "2", "--opponents", "highest", "--seed", "5"];
+    let (mut s, first, save) = Session::saving("doubles", &args);
     assert!(first.contains("Doubles, 2 players, first to 100 points. Seed 5"), "{first}");
     assert!(first.ends_with("Your move> "), "{first}");
     let seg = s.answer("7-7@7");
@@ -265,8 +250,7 @@ fn a_whole_doubles_game_against_highest() {
         }
     });
     assert!(bare > 0);
-    let (code, out, err) = s.finish();
-    assert_eq!(code, 0, "{err}");
+    let out = s.finish();
     for needle in ["Seat 1 ", "== Round 1 over", "Left in hands: ", "Open ends: "] {
         assert!(out.contains(needle), "no `{needle}` in the output:\n{out}");
     }
@@ -287,22 +271,10 @@ fn search_bots_play_a_whole_game() {
     // `search` (the shipped model with sampled, weighted worlds) as partner and
     // opponents: a whole game through stdin, every bot move legal (the saved
     // record replays).
-    let save = tmp("search");
-    let mut s = Session::start(&[
-        "--partner",
-        "search:worlds=2:pool=4",
-        "--opponents",
-        "search:worlds=2:weighted=off",
-        "--seed",
-        "5",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
-    let (first, prompt) = s.next();
-    assert!(prompt, "{first}");
+    let args = ["--partner", "search:worlds=2:pool=4", "--opponents", "search:worlds=2:weighted=off", "--seed", "5"];
+    let (mut s, first, save) = Session::saving("search", &args);
     play_out(&mut s, first, |n, moves| moves[n % moves.len()].clone());
-    let (code, out, err) = s.finish();
-    assert_eq!(code, 0, "{err}");
+    let out = s.finish();
     assert!(out.contains("== Game over after "), "{out}");
     assert_eq!(replay(&save)["result"]["done"], true);
     let _ = std::fs::remove_file(&save);
@@ -311,22 +283,9 @@ fn search_bots_play_a_whole_game() {
 #[test]
 fn quit_and_end_of_input_stop_cleanly_and_save_the_game_so_far() {
     // `quit` at the first prompt.
-    let save = tmp("quit");
-    let mut s = Session::start(&[
-        "--partner",
-        "random",
-        "--opponents",
-        "random",
-        "--seed",
-        "9",
-        "--save",
-        save.to_str().unwrap(),
-    ]);
-    let (first, prompt) = s.next();
-    assert!(prompt, "{first}");
+    let (mut s, _, save) = Session::saving("quit", &["--partner", "random", "--opponents", "random", "--seed", "9"]);
     s.send("quit");
-    let (code, out, err) = s.finish();
-    assert_eq!(code, 0, "{err}");
+    let out = s.finish();
     assert!(out.contains("== Game stopped after 0 hands"), "{out}");
     let result = &replay(&save)["result"];
     assert_eq!(result["done"], false, "{result}");

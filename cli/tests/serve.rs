@@ -1,7 +1,11 @@
 //! `bones serve` through a pipe: the JSON-lines bot protocol with small untrained
 //! models written to a temporary folder (`models/texas42`, `models/doubles`).
 
+use bones_agents::arena::{evaluate, Amount, EvalOptions, EvalReport};
+use bones_agents::seat_request::SeatRequest;
+use bones_agents::AgentSpec;
 use bones_env::replay::replay_line;
+use bones_env::{Game, GameState};
 use bones_policy::model::PolicyConfig;
 use bones_train::TrainConfig;
 use burn::prelude::*;
@@ -20,7 +24,11 @@ fn models(name: &str) -> PathBuf {
     ] {
         let dir = root.join("models").join(game);
         std::fs::create_dir_all(&dir).unwrap();
-        let cfg = TrainConfig { game: game.into(), hidden: 16, depth: 1, ..TrainConfig::default() };
+        let cfg = TrainConfig::default().with(|c| {
+            c.model.game = game.into();
+            c.model.hidden = 16;
+            c.model.depth = 1;
+        });
         std::fs::write(dir.join("config.toml"), cfg.to_toml()).unwrap();
         let model = PolicyConfig::new(obs_len, num_actions).with_hidden(16).with_depth(1).init(&Device::flex());
         model.save_file(dir.join("model.bpk")).unwrap();
@@ -276,51 +284,92 @@ fn serve_plays_any_agent_spec_from_the_seat_view() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-#[test]
-fn bones_serve_as_an_outside_program_plays_texas42_exactly_as_the_agent_itself() {
-    use bones_agents::arena::{evaluate, Amount, EvalOptions};
-    use bones_agents::{AgentFactory, AgentSpec};
-    // `exec:bones serve --agent heuristic` gets only seat views and rebuilds a
-    // position from each: its play is the heuristic's, decision for decision.
-    let game = bones_env::Texas42::new(bones_env::Texas42Rules::STANDARD);
-    let opts = EvalOptions { amount: Amount::Hands(12), seed: 11, threads: 2 };
-    let exec: AgentSpec = format!("exec:{} serve --agent heuristic", env!("CARGO_BIN_EXE_bones")).parse().unwrap();
-    let factory = AgentFactory::new();
-    let outside = evaluate(&game, [&exec, &AgentSpec::Random], &factory, &opts, &|_| {}).unwrap();
-    let inside = evaluate(&game, [&AgentSpec::Heuristic, &AgentSpec::Random], &factory, &opts, &|_| {}).unwrap();
-    assert_eq!(outside.decisions, inside.decisions);
-    assert_eq!(
-        (outside.wins, outside.marks_per_hand, outside.contracts),
-        (inside.wins, inside.marks_per_hand, inside.contracts)
-    );
+/// What an evaluation's report says of the play (all but the agents' names
+/// and their time): the deals, the results, the decisions.
+fn results(r: &EvalReport) -> String {
+    format!(
+        "{} {} players: {} deals, {} games, {} hands; wins {}; marks {:?}; points {:?} {:?}; contracts {:?}; \
+         decisions {:?}",
+        r.game,
+        r.players,
+        r.deals,
+        r.games,
+        r.hands,
+        r.wins,
+        r.marks_per_hand,
+        r.points_per_hand,
+        r.points_per_round,
+        r.contracts,
+        r.decisions
+    )
+}
+
+/// `exec:bones serve ARGS` against `inside` (the agent the server plays) and
+/// `inside` against itself, over the same deals: the same report. The server
+/// gets only seat views and rebuilds a position from each, so its play is
+/// `inside`'s, decision for decision.
+fn served_plays_as_itself<G: Game>(game: &G, serve_args: &str, inside: &str, amount: Amount) {
+    let opts = EvalOptions { amount, seed: 11, threads: 2 };
+    let exec: AgentSpec = format!("exec:{} serve {serve_args}", env!("CARGO_BIN_EXE_bones")).parse().unwrap();
+    let inside: AgentSpec = inside.parse().unwrap();
+    let factory = bones_policy::agent::factory();
+    let outside = evaluate(game, [&exec, &inside], &factory, &opts, &|_| {}).unwrap();
+    let itself = evaluate(game, [&inside, &inside], &factory, &opts, &|_| {}).unwrap();
+    assert!(outside.decisions[0] > 0 && outside.hands > 0, "{}", results(&outside));
+    assert_eq!(results(&outside), results(&itself), "{} {serve_args}", game.name());
 }
 
 #[test]
-fn a_view_request_gets_the_same_reply_as_the_record_it_was_written_from() {
-    use bones_agents::seat_request::SeatRequest;
-    use bones_env::{Game, GameState};
-    let game = bones_env::Texas42::new(bones_env::Texas42Rules::STANDARD);
-    let mut serve = Bot::start(&std::env::temp_dir(), &["--agent", "heuristic"]);
-    let mut st = game.new_state(4, bones_env::Episode::Hand);
+fn bones_serve_as_an_outside_program_plays_both_games_exactly_as_the_agent_itself() {
+    use bones_env::rules::DoublesRules;
+    use bones_env::{Doubles, Texas42, Texas42Rules};
+    served_plays_as_itself(&Texas42::new(Texas42Rules::STANDARD), "--agent heuristic", "heuristic", Amount::Hands(12));
+    for players in [4, 2] {
+        let game = Doubles::new(DoublesRules { players, ..DoublesRules::default() });
+        served_plays_as_itself(&game, "--agent heuristic", "heuristic", Amount::Hands(8));
+    }
+    // The shipped model, which `bones serve` plays by default.
+    let model = bones_policy::agent::shipped_model("doubles").expect("the shipped Doubles model");
+    served_plays_as_itself(&Doubles::default(), "", &format!("model:{}", model.display()), Amount::Hands(8));
+}
+
+/// Asks `serve` for the action of every decision of `game`'s deal of `seed`,
+/// once by the record so far and once by the seat's view: the same reply.
+fn views_answer_as_records<G: Game>(serve: &mut Bot, game: &G, seed: u64)
+where
+    <G::State as GameState>::View: SeatRequest,
+{
+    let mut st = game.new_state(seed, bones_env::Episode::Hand);
     let mut names: Vec<String> = Vec::new();
-    let mut n = 0;
     while let Some(seat) = st.current_seat() {
-        let record = json!({"game":"texas42","seed":4,"actions":names});
-        let by_record = serve.ask(&request(json!(n), &record, seat as u64));
-        let view = json!({"id": n, "seat": seat, "view": st.view(seat).to_request()});
+        let record = json!({"game": game.name(), "rules": game.rules_json(), "seed": seed, "actions": names});
+        let by_record = serve.ask(&request(json!(names.len()), &record, seat as u64));
+        let view = json!({"id": names.len(), "seat": seat, "view": st.view(seat).to_request()});
         let by_view = serve.ask(&view.to_string());
         assert_eq!(by_view, by_record, "{view}");
         let a = game.parse_action(by_view["action"].as_str().unwrap()).unwrap();
         st.apply(a).unwrap();
         names.push(game.action_name(a).to_string());
-        n += 1;
+    }
+}
+
+#[test]
+fn a_view_request_gets_the_same_reply_as_the_record_it_was_written_from() {
+    use bones_env::rules::DoublesRules;
+    use bones_env::{Doubles, Texas42, Texas42Rules};
+    let mut serve = Bot::start(&std::env::temp_dir(), &["--agent", "heuristic"]);
+    views_answer_as_records(&mut serve, &Texas42::new(Texas42Rules::STANDARD), 4);
+    for players in [2, 3, 4] {
+        views_answer_as_records(&mut serve, &Doubles::new(DoublesRules { players, ..DoublesRules::default() }), 4);
     }
     // Bad views get an error line naming what was wrong.
     let reply = serve.ask(r#"{"id":1,"seat":0,"view":{"game":"texas42","seat":0,"dealer":0,"dealt":["6-6"]}}"#);
     assert!(reply["error"].as_str().unwrap().contains("`dealt` must hold the 7 dominoes"), "{reply}");
-    let reply = serve.ask(r#"{"id":2,"seat":0,"view":{"game":"doubles"}}"#);
-    assert!(reply["error"].as_str().unwrap().contains("doubles views are not served yet"), "{reply}");
+    let reply = serve.ask(r#"{"id":2,"seat":0,"view":{"game":"doubles","seat":0,"opener":0,"hand":["6-6"]}}"#);
+    assert!(reply["error"].as_str().unwrap().contains("bad view: missing `boneyard`"), "{reply}");
     let reply = serve.ask(r#"{"id":3,"seat":0,"view":{},"record":{}}"#);
     assert!(reply["error"].as_str().unwrap().contains("not both"), "{reply}");
+    let reply = serve.ask(r#"{"id":4,"seat":0,"view":{"game":"chess"}}"#);
+    assert!(reply["error"].as_str().unwrap().contains("`game` must be \"texas42\" or \"doubles\""), "{reply}");
     serve.close();
 }

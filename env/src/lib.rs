@@ -25,6 +25,7 @@ pub mod doubles;
 pub mod env;
 pub mod game;
 pub mod observe;
+pub mod position;
 pub mod record;
 pub mod registry;
 pub mod render;

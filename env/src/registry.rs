@@ -6,10 +6,11 @@
 //! [`AnyGame::visit`], which calls a [`GameVisitor`] with the concrete game so
 //! that hot loops stay monomorphised.
 //!
-//! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a variant to
-//! [`AnyGame`] and a line to [`AnyGame::new`], [`AnyGame::visit`],
-//! [`replay_record`] and [`GAMES`]. Outside this file only three places know the
-//! games by name: the agent factory of bones-agents (which game has which agents
+//! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a
+//! variant to [`AnyGame`] and a line to [`AnyGame::new`], `on_game!` (which
+//! [`AnyGame::visit`] and the accessors use), [`AnyGame::with_reward`],
+//! [`replay_record`], [`view_position`] and [`GAMES`]. Outside this file only
+//! three places know the games by name: the agent factory of bones-agents (which game has which agents
 //! written for it), the terminal screens of `bones play` and the table that the
 //! page of `bones web` draws (by the view's type; other games play without one).
 //!
@@ -34,6 +35,7 @@ use crate::action::ActionError;
 use crate::doubles::Doubles;
 use crate::game::{Action, Game};
 use crate::observe::Segment;
+use crate::position::{position, ViewError, ViewGame};
 use crate::record::json::RecordError;
 use crate::rules::{parse_rules_arg, DoublesRules, RulesError, Texas42Rules};
 use crate::texas42::{RewardMode, Texas42};
@@ -156,6 +158,31 @@ pub fn replay_record<V: RecordVisitor>(
     }
 }
 
+/// Reads a seat's view of the game its `game` names ([`position`]): the
+/// visitor's output on the view's game and a state whose view for the view's
+/// seat is `view`.
+pub fn view_position<V: RecordVisitor>(view: &Map<String, Value>, visitor: V) -> Result<V::Output, ViewError> {
+    fn run<G: ViewGame, V: RecordVisitor>(view: &Map<String, Value>, visitor: V) -> Result<V::Output, ViewError> {
+        let (game, state, _) = position::<G>(view)?;
+        Ok(visitor.visit(game, state))
+    }
+    match view.get("game").and_then(Value::as_str) {
+        Some("texas42") => run::<Texas42, V>(view, visitor),
+        Some("doubles") => run::<Doubles, V>(view, visitor),
+        _ => Err(ViewError(format!("`game` must be {}", names_or(|n| format!("\"{n}\""))))),
+    }
+}
+
+/// `expr` on the concrete game `g` of an [`AnyGame`], whichever it is.
+macro_rules! on_game {
+    ($any:expr, $g:ident => $e:expr) => {
+        match $any {
+            AnyGame::Texas42($g) => $e,
+            AnyGame::Doubles($g) => $e,
+        }
+    };
+}
+
 /// A game of the registry, with its rules (and player count).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum AnyGame {
@@ -212,10 +239,7 @@ impl AnyGame {
 
     /// Runs `visitor` on the concrete game.
     pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
-        match *self {
-            AnyGame::Texas42(g) => visitor.visit(g),
-            AnyGame::Doubles(g) => visitor.visit(g),
-        }
+        on_game!(*self, g => visitor.visit(g))
     }
 
     /// The registry entry of this game.
@@ -224,44 +248,37 @@ impl AnyGame {
         entry(name).expect("every variant is registered")
     }
 
-    fn inner(&self) -> &dyn Facts {
-        match self {
-            AnyGame::Texas42(g) => g,
-            AnyGame::Doubles(g) => g,
-        }
-    }
-
     /// Registry name.
     pub fn name(&self) -> &'static str {
-        self.inner().name()
+        on_game!(self, g => g.name())
     }
     /// Seats at the table.
     pub fn num_players(&self) -> usize {
-        self.inner().num_players()
+        on_game!(self, g => g.num_players())
     }
     /// Sides competing for a win.
     pub fn num_sides(&self) -> usize {
-        self.inner().num_sides()
+        on_game!(self, g => g.num_sides())
     }
     /// Size of the dense action space.
     pub fn num_actions(&self) -> usize {
-        self.inner().num_actions()
+        on_game!(self, g => g.num_actions())
     }
     /// Length of one seat's observation.
     pub fn obs_len(&self) -> usize {
-        self.inner().obs_len()
+        on_game!(self, g => g.obs_len())
     }
     /// The observation's named segments.
     pub fn obs_segments(&self) -> &'static [Segment] {
-        self.inner().obs_segments()
+        on_game!(self, g => g.obs_segments())
     }
     /// The observation layout's version.
     pub fn obs_version(&self) -> u32 {
-        self.inner().obs_version()
+        on_game!(self, g => g.obs_version())
     }
     /// Canonical name of an action id.
     pub fn action_name(&self, a: Action) -> &'static str {
-        self.inner().action_name(a)
+        on_game!(self, g => g.action_name(a))
     }
     /// Every action name in id order.
     pub fn action_names(&self) -> Vec<&'static str> {
@@ -269,58 +286,11 @@ impl AnyGame {
     }
     /// Parses an action name.
     pub fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
-        self.inner().parse_action(name)
+        on_game!(self, g => g.parse_action(name))
     }
     /// The rules as a JSON object.
     pub fn rules_json(&self) -> Value {
-        self.inner().rules_json()
-    }
-}
-
-/// The object-safe static facts of a game, for [`AnyGame`]'s accessors.
-trait Facts {
-    fn name(&self) -> &'static str;
-    fn num_players(&self) -> usize;
-    fn num_sides(&self) -> usize;
-    fn num_actions(&self) -> usize;
-    fn obs_len(&self) -> usize;
-    fn obs_segments(&self) -> &'static [Segment];
-    fn obs_version(&self) -> u32;
-    fn action_name(&self, a: Action) -> &'static str;
-    fn parse_action(&self, name: &str) -> Result<Action, ActionError>;
-    fn rules_json(&self) -> Value;
-}
-
-impl<G: Game> Facts for G {
-    fn name(&self) -> &'static str {
-        Game::name(self)
-    }
-    fn num_players(&self) -> usize {
-        Game::num_players(self)
-    }
-    fn num_sides(&self) -> usize {
-        Game::num_sides(self)
-    }
-    fn num_actions(&self) -> usize {
-        Game::num_actions(self)
-    }
-    fn obs_len(&self) -> usize {
-        Game::obs_len(self)
-    }
-    fn obs_segments(&self) -> &'static [Segment] {
-        Game::obs_segments(self)
-    }
-    fn obs_version(&self) -> u32 {
-        Game::obs_version(self)
-    }
-    fn action_name(&self, a: Action) -> &'static str {
-        Game::action_name(self, a)
-    }
-    fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
-        Game::parse_action(self, name)
-    }
-    fn rules_json(&self) -> Value {
-        Game::rules_json(self)
+        on_game!(self, g => g.rules_json())
     }
 }
 

@@ -49,13 +49,19 @@ fn bad(key: &str, value: &Value, expected: &str) -> RulesError {
     RulesError::BadValue { key: key.to_string(), value: value.to_string(), expected: expected.to_string() }
 }
 
-fn check_keys(obj: &Map<String, Value>, game: &'static str, keys: &[&str]) -> Result<(), RulesError> {
-    for k in obj.keys() {
-        if !keys.contains(&k.as_str()) {
-            return Err(RulesError::UnknownKey { key: k.clone(), game, expected: keys.join(", ") });
-        }
+/// The rules object `v` of `game`, holding only `keys` (`example`: a good one,
+/// for the message when `v` is not an object).
+fn rules_object<'a>(
+    v: &'a Value,
+    game: &'static str,
+    example: &'static str,
+    keys: &[&str],
+) -> Result<&'a Map<String, Value>, RulesError> {
+    let obj = v.as_object().ok_or_else(|| RulesError::NotObject { value: v.to_string(), game, example })?;
+    match obj.keys().find(|k| !keys.contains(&k.as_str())) {
+        Some(k) => Err(RulesError::UnknownKey { key: k.clone(), game, expected: keys.join(", ") }),
+        None => Ok(obj),
     }
-    Ok(())
 }
 
 fn get_bool(key: &str, v: &Value) -> Result<bool, RulesError> {
@@ -220,12 +226,7 @@ impl Texas42Rules {
 
     /// Reads a rules object (`{}` gives the defaults).
     pub fn from_json(v: &Value) -> Result<Texas42Rules, RulesError> {
-        let obj = v.as_object().ok_or_else(|| RulesError::NotObject {
-            value: v.to_string(),
-            game: "texas42",
-            example: r#"{"preset":"full","early_end":false}"#,
-        })?;
-        check_keys(obj, "texas42", &T42_KEYS)?;
+        let obj = rules_object(v, "texas42", r#"{"preset":"full","early_end":false}"#, &T42_KEYS)?;
         let mut r = match obj.get("preset") {
             None => Texas42Rules::STANDARD,
             Some(p) => p
@@ -324,12 +325,7 @@ const DOUBLES_KEYS: [&str; 4] = ["preset", "players", "blocked_tie", "target"];
 impl DoublesRules {
     /// Reads a rules object. `preset` may only be `standard` (Doubles has no variants).
     pub fn from_json(v: &Value) -> Result<DoublesRules, RulesError> {
-        let obj = v.as_object().ok_or_else(|| RulesError::NotObject {
-            value: v.to_string(),
-            game: "doubles",
-            example: r#"{"blocked_tie":"split","target":100}"#,
-        })?;
-        check_keys(obj, "doubles", &DOUBLES_KEYS)?;
+        let obj = rules_object(v, "doubles", r#"{"blocked_tie":"split","target":100}"#, &DOUBLES_KEYS)?;
         let mut r = DoublesRules::default();
         if let Some(p) = obj.get("preset") {
             if p.as_str() != Some("standard") {

@@ -23,3 +23,65 @@ pub trait SeatView: Clone + Send + Sync + 'static {
     /// [`observe`](crate::GameState::observe) for this seat.
     fn observe(&self, out: &mut [f32]);
 }
+
+/// Implements a game's seat-facts trait (what its observation writer reads)
+/// for a type that holds the facts in fields of the same names, its own or
+/// those of a struct it points to (`fields of |f| f.round`): `copy` facts
+/// return the field, `refer` facts a reference to it; facts that are not a
+/// field of their name follow as methods written out. Every method is
+/// `#[inline]` (the observation writer reads facts in its inner loops).
+macro_rules! facts_in_fields {
+    ($facts:ident for $ty:ty, fields of |$f:ident| $fields:expr;
+        copy $($c:ident: $ct:ty),* ;
+        refer $($r:ident: $rt:ty),* ;
+        $($(#[$attr:meta])* fn $m:ident $args:tt -> $mt:ty $body:block)*
+    ) => {
+        impl $facts for $ty {
+            $(
+                #[inline]
+                fn $c(&self) -> $ct {
+                    let $f = self;
+                    $fields.$c
+                }
+            )*
+            $(
+                #[inline]
+                fn $r(&self) -> &$rt {
+                    let $f = self;
+                    &$fields.$r
+                }
+            )*
+            $(
+                $(#[$attr])*
+                #[inline]
+                fn $m $args -> $mt $body
+            )*
+        }
+    };
+}
+pub(crate) use facts_in_fields;
+
+/// Implements [`SeatView`] and, with [`facts_in_fields`], a game's seat-facts
+/// trait for a view that holds the facts in its fields: the seat is the field
+/// `seat`, the legal actions `legal`, and the observation is written by `WRITE`
+/// from the facts.
+macro_rules! view_in_fields {
+    ($ty:ty: $facts:ident, $write:path { $($facts_body:tt)* }) => {
+        impl $crate::view::SeatView for $ty {
+            #[inline]
+            fn seat(&self) -> usize {
+                self.seat as usize
+            }
+            #[inline]
+            fn legal(&self) -> $crate::action::ActionMask {
+                self.legal
+            }
+            fn observe(&self, out: &mut [f32]) {
+                $write(self, out)
+            }
+        }
+
+        $crate::view::facts_in_fields!($facts for $ty, fields of |v| v; $($facts_body)*);
+    };
+}
+pub(crate) use view_in_fields;

@@ -5,39 +5,30 @@
 use crate::domino::{Domino, DominoSet};
 use serde::{Deserialize, Serialize};
 
-/// For each set of numbers (bit n = number n), every domino showing one of them.
-const PIP_UNION: [u32; 128] = {
+/// For each set of numbers (bit n = number n), every domino showing one of
+/// them, or (`doubles`) only their doubles.
+const fn unions(doubles: bool) -> [u32; 128] {
     let mut t = [0u32; 128];
     let mut m = 0;
     while m < 128 {
         let mut n = 0;
         while n < 7 {
             if m & (1 << n) != 0 {
-                t[m] |= DominoSet::with_pip(n as u8).0;
+                let of = if doubles { Domino::new(n as u8, n as u8).bit() } else { DominoSet::with_pip(n as u8) };
+                t[m] |= of.0;
             }
             n += 1;
         }
         m += 1;
     }
     t
-};
+}
+
+/// For each set of numbers, every domino showing one of them.
+const PIP_UNION: [u32; 128] = unions(false);
 
 /// For each set of numbers, their doubles.
-const DOUBLE_UNION: [u32; 128] = {
-    let mut t = [0u32; 128];
-    let mut m = 0;
-    while m < 128 {
-        let mut n = 0;
-        while n < 7 {
-            if m & (1 << n) != 0 {
-                t[m] |= Domino::new(n as u8, n as u8).bit().0;
-            }
-            n += 1;
-        }
-        m += 1;
-    }
-    t
-};
+const DOUBLE_UNION: [u32; 128] = unions(true);
 
 /// The board of one round (`Copy`, no heap).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]

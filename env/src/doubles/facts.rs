@@ -7,6 +7,7 @@ use super::play::{End, Round};
 use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
 use crate::rules::DoublesRules;
+use crate::view::facts_in_fields;
 
 /// The public facts of one seat in a round, as the observation writer reads
 /// them (the fields of [`DoublesView`](super::DoublesView)).
@@ -80,98 +81,19 @@ impl<'a> SeatOfRound<'a> {
     }
 }
 
-impl SeatFacts for SeatOfRound<'_> {
-    #[inline]
-    fn me(&self) -> u8 {
-        self.seat
-    }
-    #[inline]
-    fn rules(&self) -> &DoublesRules {
-        &self.rules
-    }
-    #[inline]
-    fn hand(&self) -> DominoSet {
-        self.r.hands[self.seat as usize]
-    }
+facts_in_fields!(SeatFacts for SeatOfRound<'_>, fields of |f| f.r;
+    copy opener: u8, end: Option<End>;
+    refer board: Board, played_by: [u8; 28], play_index: [u8; 28], attached_at: [u8; 28], draws: [u8; 4],
+        passes: [u8; 4], void: [u8; 4], no_double: [u8; 4], scores: [u32; 4];
+    fn me(&self) -> u8 { self.seat }
+    fn rules(&self) -> &DoublesRules { &self.rules }
+    fn hand(&self) -> DominoSet { self.r.hands[self.seat as usize] }
     /// Kept once the round is over, if it stopped on the seat's draw.
-    #[inline]
-    fn drawn(&self) -> Option<Domino> {
-        if self.r.to_move == self.seat {
-            self.r.drawn
-        } else {
-            None
-        }
-    }
-    #[inline]
-    fn just_drew(&self) -> bool {
-        self.r.drawn.is_some()
-    }
-    #[inline]
-    fn to_move(&self) -> Option<u8> {
-        (!self.r.is_done()).then_some(self.r.to_move)
-    }
-    #[inline]
-    fn opener(&self) -> u8 {
-        self.r.opener
-    }
-    #[inline]
-    fn board(&self) -> &Board {
-        &self.r.board
-    }
-    #[inline]
-    fn hand_size(&self, seat: usize) -> u8 {
-        self.r.hands[seat].len() as u8
-    }
-    #[inline]
-    fn boneyard_len(&self) -> u8 {
-        self.r.boneyard_len() as u8
-    }
-    #[inline]
-    fn played_by(&self) -> &[u8; 28] {
-        &self.r.played_by
-    }
-    #[inline]
-    fn play_index(&self) -> &[u8; 28] {
-        &self.r.play_index
-    }
-    #[inline]
-    fn attached_at(&self) -> &[u8; 28] {
-        &self.r.attached_at
-    }
-    #[inline]
-    fn draws(&self) -> &[u8; 4] {
-        &self.r.draws
-    }
-    #[inline]
-    fn passes(&self) -> &[u8; 4] {
-        &self.r.passes
-    }
-    #[inline]
-    fn void(&self) -> &[u8; 4] {
-        &self.r.void
-    }
-    #[inline]
-    fn no_double(&self) -> &[u8; 4] {
-        &self.r.no_double
-    }
-    #[inline]
-    fn end(&self) -> Option<End> {
-        self.r.end
-    }
-    #[inline]
-    fn scores(&self) -> &[u32; 4] {
-        &self.r.scores
-    }
-    #[inline]
-    fn legal_mask(&self) -> ActionMask {
-        if self.acts {
-            self.r.legal_mask()
-        } else {
-            ActionMask::EMPTY
-        }
-    }
-    #[inline]
-    fn totals(&self) -> &[u32; 4] {
-        &self.totals
-    }
-}
+    fn drawn(&self) -> Option<Domino> { if self.r.to_move == self.seat { self.r.drawn } else { None } }
+    fn just_drew(&self) -> bool { self.r.drawn.is_some() }
+    fn to_move(&self) -> Option<u8> { (!self.r.is_done()).then_some(self.r.to_move) }
+    fn hand_size(&self, seat: usize) -> u8 { self.r.hands[seat].len() as u8 }
+    fn boneyard_len(&self) -> u8 { self.r.boneyard_len() as u8 }
+    fn legal_mask(&self) -> ActionMask { if self.acts { self.r.legal_mask() } else { ActionMask::EMPTY } }
+    fn totals(&self) -> &[u32; 4] { &self.totals }
+);

@@ -19,7 +19,8 @@
 //! The modules depend on each other in one direction only: `actions` ←
 //! `board` ← `play` (a round) ← `facts` (a seat's public facts) ← `observe`
 //! (the vector written from them) ← `view` ← `game` (the game and its state)
-//! ← `record`; this file puts the registry's [`Game`] face on them.
+//! ← `record`, `position` (a round from a seat's view); this file puts the
+//! registry's [`Game`] face on them.
 
 pub mod actions;
 mod board;
@@ -27,6 +28,7 @@ mod facts;
 mod game;
 mod observe;
 mod play;
+mod position;
 pub(crate) mod record;
 mod resample;
 mod view;

@@ -14,7 +14,7 @@ use super::play::{End, Round, MAX_BONEYARD};
 use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
 use crate::rules::DoublesRules;
-use crate::view::SeatView;
+use crate::view::view_in_fields;
 
 /// One seat's view of a Doubles state: its own dominoes, everything public
 /// about the round (the board and its history, hand sizes, the boneyard's size,
@@ -72,22 +72,6 @@ pub struct DoublesView {
     pub legal: ActionMask,
     /// Game totals per seat.
     pub totals: [u32; 4],
-}
-
-impl SeatView for DoublesView {
-    #[inline]
-    fn seat(&self) -> usize {
-        self.seat as usize
-    }
-    #[inline]
-    fn legal(&self) -> ActionMask {
-        self.legal
-    }
-    /// The Doubles observation of this seat (layout
-    /// [`OBS_SEGMENTS_DOUBLES`](super::OBS_SEGMENTS_DOUBLES)).
-    fn observe(&self, out: &mut [f32]) {
-        observe::write(self, out)
-    }
 }
 
 impl DoublesView {
@@ -231,89 +215,13 @@ impl DoublesView {
     }
 }
 
-impl SeatFacts for DoublesView {
-    #[inline]
-    fn me(&self) -> u8 {
-        self.seat
-    }
-    #[inline]
-    fn rules(&self) -> &DoublesRules {
-        &self.rules
-    }
-    #[inline]
-    fn hand(&self) -> DominoSet {
-        self.hand
-    }
-    #[inline]
-    fn drawn(&self) -> Option<Domino> {
-        self.drawn
-    }
-    #[inline]
-    fn just_drew(&self) -> bool {
-        self.just_drew
-    }
-    #[inline]
-    fn to_move(&self) -> Option<u8> {
-        self.to_move
-    }
-    #[inline]
-    fn opener(&self) -> u8 {
-        self.opener
-    }
-    #[inline]
-    fn board(&self) -> &Board {
-        &self.board
-    }
-    #[inline]
-    fn hand_size(&self, seat: usize) -> u8 {
-        self.hand_sizes[seat]
-    }
-    #[inline]
-    fn boneyard_len(&self) -> u8 {
-        self.boneyard_len
-    }
-    #[inline]
-    fn played_by(&self) -> &[u8; 28] {
-        &self.played_by
-    }
-    #[inline]
-    fn play_index(&self) -> &[u8; 28] {
-        &self.play_index
-    }
-    #[inline]
-    fn attached_at(&self) -> &[u8; 28] {
-        &self.attached_at
-    }
-    #[inline]
-    fn draws(&self) -> &[u8; 4] {
-        &self.draws
-    }
-    #[inline]
-    fn passes(&self) -> &[u8; 4] {
-        &self.passes
-    }
-    #[inline]
-    fn void(&self) -> &[u8; 4] {
-        &self.void
-    }
-    #[inline]
-    fn no_double(&self) -> &[u8; 4] {
-        &self.no_double
-    }
-    #[inline]
-    fn end(&self) -> Option<End> {
-        self.end
-    }
-    #[inline]
-    fn scores(&self) -> &[u32; 4] {
-        &self.scores
-    }
-    #[inline]
-    fn legal_mask(&self) -> ActionMask {
-        self.legal
-    }
-    #[inline]
-    fn totals(&self) -> &[u32; 4] {
-        &self.totals
-    }
-}
+// A view observes what its seat sees of the state (layout `OBS_SEGMENTS_DOUBLES`).
+view_in_fields!(DoublesView: SeatFacts, observe::write {
+    copy hand: DominoSet, drawn: Option<Domino>, just_drew: bool, to_move: Option<u8>, opener: u8, boneyard_len: u8,
+        end: Option<End>;
+    refer rules: DoublesRules, board: Board, played_by: [u8; 28], play_index: [u8; 28], attached_at: [u8; 28],
+        draws: [u8; 4], passes: [u8; 4], void: [u8; 4], no_double: [u8; 4], scores: [u32; 4], totals: [u32; 4];
+    fn me(&self) -> u8 { self.seat }
+    fn hand_size(&self, seat: usize) -> u8 { self.hand_sizes[seat] }
+    fn legal_mask(&self) -> ActionMask { self.legal }
+});

@@ -9,6 +9,7 @@ use super::play::{next_in_play, suit_table, winning_play, SuitTable};
 use crate::action::{Action, ActionMask};
 use crate::domino::{Domino, DominoSet};
 use crate::rules::Texas42Rules;
+use crate::view::facts_in_fields;
 
 /// The public facts of one seat in a hand, as the observation writer reads
 /// them (the fields of [`Texas42View`](super::Texas42View)), and the facts derived from them.
@@ -137,84 +138,25 @@ impl<'a> SeatOfHand<'a> {
     }
 }
 
-impl SeatFacts for SeatOfHand<'_> {
-    #[inline]
-    fn me(&self) -> u8 {
-        self.seat
-    }
-    #[inline]
-    fn rules(&self) -> &Texas42Rules {
-        &self.h.rules
-    }
-    #[inline]
-    fn dealer(&self) -> u8 {
-        self.h.dealer
-    }
-    #[inline]
-    fn phase(&self) -> Phase {
-        self.h.phase
-    }
-    #[inline]
-    fn to_move(&self) -> Option<u8> {
-        (self.h.phase != Phase::Done).then_some(self.h.to_move)
-    }
-    #[inline]
-    fn hand(&self) -> DominoSet {
-        self.h.hands[self.seat as usize]
-    }
-    #[inline]
-    fn bid(&self, seat: u8) -> Option<Action> {
-        self.h.bid_of(seat)
-    }
-    #[inline]
-    fn high_bid(&self) -> Action {
-        self.h.high_bid as Action
-    }
-    #[inline]
-    fn bidder(&self) -> Option<u8> {
-        self.has_high().then_some(self.h.bidder)
-    }
-    #[inline]
-    fn declarer(&self) -> Option<u8> {
-        (self.h.phase != Phase::Bidding && self.has_high()).then_some(self.h.declarer)
-    }
-    #[inline]
-    fn declaration(&self) -> Option<Action> {
-        self.declared().then_some(self.h.declaration as Action)
-    }
+facts_in_fields!(SeatFacts for SeatOfHand<'_>, fields of |f| f.h;
+    copy dealer: u8, phase: Phase, trick: u8, points: [u8; 2];
+    refer rules: Texas42Rules;
+    fn me(&self) -> u8 { self.seat }
+    fn to_move(&self) -> Option<u8> { (self.h.phase != Phase::Done).then_some(self.h.to_move) }
+    fn hand(&self) -> DominoSet { self.h.hands[self.seat as usize] }
+    fn bid(&self, seat: u8) -> Option<Action> { self.h.bid_of(seat) }
+    fn high_bid(&self) -> Action { self.h.high_bid as Action }
+    fn bidder(&self) -> Option<u8> { self.has_high().then_some(self.h.bidder) }
+    fn declarer(&self) -> Option<u8> { (self.h.phase != Phase::Bidding && self.has_high()).then_some(self.h.declarer) }
+    fn declaration(&self) -> Option<Action> { self.declared().then_some(self.h.declaration as Action) }
     /// Before the declaration no trick has a play.
-    #[inline]
-    fn tricks(&self) -> &[Trick; 7] {
-        &self.h.tricks
-    }
-    #[inline]
-    fn trick(&self) -> u8 {
-        self.h.trick
-    }
-    #[inline]
-    fn points(&self) -> [u8; 2] {
-        self.h.points
-    }
+    fn tricks(&self) -> &[Trick; 7] { &self.h.tricks }
     /// What each seat was dealt and no longer holds, it has played.
-    #[inline]
     fn played(&self) -> DominoSet {
         let h = self.h;
         (h.dealt[0] - h.hands[0]) | (h.dealt[1] - h.hands[1]) | (h.dealt[2] - h.hands[2]) | (h.dealt[3] - h.hands[3])
     }
-    #[inline]
-    fn sitting_out(&self) -> Option<u8> {
-        self.h.sitting_out()
-    }
-    #[inline]
-    fn legal_mask(&self) -> ActionMask {
-        if self.acts {
-            self.h.legal_mask()
-        } else {
-            ActionMask::EMPTY
-        }
-    }
-    #[inline]
-    fn totals(&self) -> [u32; 2] {
-        self.totals
-    }
-}
+    fn sitting_out(&self) -> Option<u8> { self.h.sitting_out() }
+    fn legal_mask(&self) -> ActionMask { if self.acts { self.h.legal_mask() } else { ActionMask::EMPTY } }
+    fn totals(&self) -> [u32; 2] { self.totals }
+);

@@ -8,7 +8,8 @@
 //! The modules depend on each other in one direction only: `actions` ←
 //! `hand` ← `bidding`, `play`, `scoring` ← `facts` (a seat's public facts) ←
 //! `observe` (the vector written from them) ← `view` ← `game` (the game and its
-//! state) ← `record`; this file puts the registry's [`Game`] face on them.
+//! state) ← `record`, `position` (a hand from a seat's view); this file puts
+//! the registry's [`Game`] face on them.
 
 pub mod actions;
 mod bidding;
@@ -19,6 +20,7 @@ mod observe;
 #[cfg(test)]
 mod observe_tests;
 mod play;
+mod position;
 pub(crate) mod record;
 mod resample;
 mod scoring;

@@ -17,7 +17,7 @@ use crate::action::Action;
 use crate::action::ActionMask;
 use crate::domino::{Domino, DominoSet};
 use crate::rules::Texas42Rules;
-use crate::view::SeatView;
+use crate::view::view_in_fields;
 
 /// One seat's view of a Texas 42 state: its own dominoes, everything public
 /// about the hand (bids, the declaration, every trick so far, points) and the
@@ -68,22 +68,6 @@ pub struct Texas42View {
     pub totals: [u32; 2],
     /// Hands finished earlier in this game.
     pub hands_played: u32,
-}
-
-impl SeatView for Texas42View {
-    #[inline]
-    fn seat(&self) -> usize {
-        self.seat as usize
-    }
-    #[inline]
-    fn legal(&self) -> ActionMask {
-        self.legal
-    }
-    /// The Texas 42 observation of this seat (layout
-    /// [`OBS_SEGMENTS_42`](super::OBS_SEGMENTS_42)).
-    fn observe(&self, out: &mut [f32]) {
-        observe::write(self, out)
-    }
 }
 
 impl Texas42View {
@@ -216,77 +200,13 @@ impl Texas42View {
     }
 }
 
-impl SeatFacts for Texas42View {
-    #[inline]
-    fn me(&self) -> u8 {
-        self.seat
-    }
-    #[inline]
-    fn rules(&self) -> &Texas42Rules {
-        &self.rules
-    }
-    #[inline]
-    fn dealer(&self) -> u8 {
-        self.dealer
-    }
-    #[inline]
-    fn phase(&self) -> Phase {
-        self.phase
-    }
-    #[inline]
-    fn to_move(&self) -> Option<u8> {
-        self.to_move
-    }
-    #[inline]
-    fn hand(&self) -> DominoSet {
-        self.hand
-    }
-    #[inline]
-    fn bid(&self, seat: u8) -> Option<Action> {
-        self.bids[seat as usize]
-    }
-    #[inline]
-    fn high_bid(&self) -> Action {
-        self.high_bid
-    }
-    #[inline]
-    fn bidder(&self) -> Option<u8> {
-        self.bidder
-    }
-    #[inline]
-    fn declarer(&self) -> Option<u8> {
-        self.declarer
-    }
-    #[inline]
-    fn declaration(&self) -> Option<Action> {
-        self.declaration
-    }
-    #[inline]
-    fn tricks(&self) -> &[Trick; 7] {
-        &self.tricks
-    }
-    #[inline]
-    fn trick(&self) -> u8 {
-        self.trick
-    }
-    #[inline]
-    fn points(&self) -> [u8; 2] {
-        self.points
-    }
-    #[inline]
-    fn played(&self) -> DominoSet {
-        self.played
-    }
-    #[inline]
-    fn sitting_out(&self) -> Option<u8> {
-        self.sitting_out
-    }
-    #[inline]
-    fn legal_mask(&self) -> ActionMask {
-        self.legal
-    }
-    #[inline]
-    fn totals(&self) -> [u32; 2] {
-        self.totals
-    }
-}
+// A view observes what its seat sees of the state (layout `OBS_SEGMENTS_42`).
+view_in_fields!(Texas42View: SeatFacts, observe::write {
+    copy dealer: u8, phase: Phase, to_move: Option<u8>, hand: DominoSet, high_bid: Action, bidder: Option<u8>,
+        declarer: Option<u8>, declaration: Option<Action>, trick: u8, points: [u8; 2], played: DominoSet,
+        sitting_out: Option<u8>, totals: [u32; 2];
+    refer rules: Texas42Rules, tricks: [Trick; 7];
+    fn me(&self) -> u8 { self.seat }
+    fn bid(&self, seat: u8) -> Option<Action> { self.bids[seat as usize] }
+    fn legal_mask(&self) -> ActionMask { self.legal }
+});

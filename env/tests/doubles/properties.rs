@@ -163,15 +163,21 @@ fn reshuffle_hidden(r: &Round, me: usize, key: u64) -> Round {
     out
 }
 
+/// A table of 2 to 4 players under either blocked-tie rule, a seed, and the
+/// choices of actions (indexes into the legal mask, used in turn).
+fn table_seed_choices() -> impl Strategy<Value = (Doubles, u64, Vec<u16>)> {
+    (
+        (2u8..=4, any::<bool>()).prop_map(|(players, split)| game(players, split)),
+        any::<u64>(),
+        prop::collection::vec(any::<u16>(), 1..64),
+    )
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn rounds_follow_the_rules_mask_and_score_by_pips(
-        players in 2u8..=4, seed in any::<u64>(), split in any::<bool>(),
-        choices in prop::collection::vec(any::<u16>(), 1..64),
-    ) {
-        let g = game(players, split);
+    fn rounds_follow_the_rules_mask_and_score_by_pips((g, seed, choices) in table_seed_choices()) {
         let mut st = g.new_state(seed, Episode::Hand);
         let mut steps = 0;
         check_state(&g, &st);
@@ -198,7 +204,7 @@ proptest! {
         }
         let rw = st.rewards();
         prop_assert!(rw.iter().sum::<f32>().abs() < 1e-3);
-        prop_assert!(rw[players as usize..].iter().all(|&x| x == 0.0));
+        prop_assert!(rw[g.rules.players as usize..].iter().all(|&x| x == 0.0));
     }
 
     #[test]
@@ -270,11 +276,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn games_terminate_with_a_unique_winner(
-        players in 2u8..=4, seed in any::<u64>(), split in any::<bool>(),
-        choices in prop::collection::vec(any::<u16>(), 1..64),
-    ) {
-        let g = game(players, split);
+    fn games_terminate_with_a_unique_winner((g, seed, choices) in table_seed_choices()) {
+        let players = g.rules.players;
         let mut st = g.new_state(seed, Episode::Game);
         let mut rounds = 0;
         while !st.is_terminal() {

@@ -9,6 +9,8 @@
 //!   `error` object (`line`, `index`, `action`, `message`, `legal`) and that the
 //!   message names what was wrong and what was expected.
 
+use super::RULES_KEYS;
+use crate::texas42::properties::rules_strategy;
 use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::record::deals::legal_names;
 use bones_env::replay::replay_line;
@@ -258,26 +260,15 @@ fn junk_value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// A valid Texas 42 rules object (the property tests' rule options), with a
+/// `target` or without.
 fn rules_json() -> impl Strategy<Value = Value> {
-    (0u8..16, any::<bool>(), any::<bool>(), any::<bool>(), 1u8..=3, 0usize..3, prop::option::of(1u32..20)).prop_map(
-        |(v, redeal, early_end, points, min, nd, target)| {
-            let all = ["nel-o", "sevens", "plunge", "splash"];
-            let variants: Vec<&str> = (0..4).filter(|i| v & (1 << i) != 0).map(|i| all[i]).collect();
-            let nd_name = ["own-suit", "high", "low"][nd];
-            let mut r = json!({
-                "variants": variants,
-                "all_pass": if redeal { "redeal" } else { "forced" },
-                "early_end": early_end,
-                "scoring": if points { "points" } else { "marks" },
-                "nello_min_marks": min,
-                "nello_doubles": nd_name,
-            });
-            if let Some(t) = target {
-                r["target"] = json!(t);
-            }
-            r
-        },
-    )
+    (rules_strategy(), prop::option::of(1u32..20)).prop_map(|((_, mut r), target)| {
+        if let Some(t) = target {
+            r["target"] = json!(t);
+        }
+        r
+    })
 }
 
 /// A damage done to a valid record.
@@ -297,19 +288,6 @@ enum Edit {
 
 const RECORD_KEYS: &[&str] =
     &["game", "rules", "dealer", "hands", "seed", "episode", "actions", "expect", "result", "error", "players", "junk"];
-const RULES_KEYS: &[&str] = &[
-    "preset",
-    "variants",
-    "all_pass",
-    "early_end",
-    "scoring",
-    "target",
-    "nello_min_marks",
-    "nello_doubles",
-    "blocked_tie",
-    "players",
-    "junk",
-];
 
 fn edit() -> impl Strategy<Value = Edit> {
     prop_oneof![

@@ -6,6 +6,7 @@
 //! whether it succeeded) and compared with the digest the replay gave before
 //! `Texas42Record` and `DoublesRecord` existed.
 
+use super::RULES_KEYS;
 use bones_env::replay::replay_line;
 use bones_env::seed::splitmix64;
 use serde_json::{json, Map, Value};
@@ -24,19 +25,6 @@ impl Rng {
 const KEYS: &[&str] = &[
     "game", "players", "rules", "dealer", "hands", "boneyard", "seed", "episode", "actions", "expect", "result",
     "error", "junk", "Seed", "hand", "round",
-];
-const RULE_KEYS: &[&str] = &[
-    "preset",
-    "variants",
-    "all_pass",
-    "early_end",
-    "scoring",
-    "target",
-    "nello_min_marks",
-    "nello_doubles",
-    "blocked_tie",
-    "players",
-    "junk",
 ];
 const NAMES: &[&str] = &[
     "pass",
@@ -98,7 +86,7 @@ fn junk(r: &mut Rng, depth: u32) -> Value {
             let n = r.below(3);
             let mut m = Map::new();
             for _ in 0..n {
-                let k = r.pick(RULE_KEYS);
+                let k = r.pick(RULES_KEYS);
                 m.insert(k.to_string(), junk(r, depth + 1));
             }
             Value::Object(m)
@@ -127,7 +115,7 @@ fn edit(rec: &mut Map<String, Value>, r: &mut Rng) {
             rec.remove(k);
         }
         3 => {
-            let k = r.pick(RULE_KEYS);
+            let k = r.pick(RULES_KEYS);
             let v = junk(r, 1);
             match rec.get_mut("rules") {
                 Some(Value::Object(rules)) => {

@@ -9,6 +9,21 @@ mod typed;
 use bones_env::replay::replay_line;
 use serde_json::Value;
 
+/// Keys a damaged record's `rules` may be given: every rules key of both games, and junk.
+const RULES_KEYS: &[&str] = &[
+    "preset",
+    "variants",
+    "all_pass",
+    "early_end",
+    "scoring",
+    "target",
+    "nello_min_marks",
+    "nello_doubles",
+    "blocked_tie",
+    "players",
+    "junk",
+];
+
 fn sorted(v: &Value) -> Vec<String> {
     let mut names: Vec<String> = v.as_array().unwrap().iter().map(|x| x.as_str().unwrap().to_string()).collect();
     names.sort();
@@ -17,7 +32,7 @@ fn sorted(v: &Value) -> Vec<String> {
 
 /// Replays every record of `file`; returns the number checked. Panics with the
 /// first few mismatches.
-fn check_file(file: &str, game: &str, compare: fn(&Value, &Value, &Value) -> Vec<String>) -> usize {
+fn check_file(file: &str, game: &str, compare: Compare) -> usize {
     let path = format!("{}/tests/data/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
     let mut failures = Vec::new();
@@ -53,6 +68,21 @@ const RESULT_KEYS: [&str; 13] = [
     "tricks", "points", "made", "marks", "score", "bidder", "bid", "trump", "redeal", "done", "winner", "scores", "end",
 ];
 
+/// The differences, by index, between `got` and `want` (lists of steps,
+/// plays, hands) that `same` tells apart, each named `what INDEX`.
+fn differences<'a>(
+    what: &'a str,
+    got: &'a [Value],
+    want: &'a [Value],
+    same: fn(&Value, &Value) -> bool,
+) -> impl Iterator<Item = String> + 'a {
+    got.iter()
+        .zip(want)
+        .enumerate()
+        .filter(move |(_, (g, w))| !same(g, w))
+        .map(move |(i, (g, w))| format!("{what} {i}: expected {w}, got {g}"))
+}
+
 fn compare_result(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
     let r = &out["result"];
     let mut bad = Vec::new();
@@ -63,63 +93,38 @@ fn compare_result(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
             }
         }
     }
-    if let Some(steps) = expect.get("steps") {
-        let got = r["steps"].as_array().unwrap();
-        let want = steps.as_array().unwrap();
-        if got.len() != want.len() {
-            bad.push(format!("{} steps, expected {}", got.len(), want.len()));
+    let steps = || r["steps"].as_array().unwrap();
+    if let Some(want) = expect.get("steps") {
+        let steps = steps();
+        let want = want.as_array().unwrap();
+        if steps.len() != want.len() {
+            bad.push(format!("{} steps, expected {}", steps.len(), want.len()));
         }
-        for (i, (g, w)) in got.iter().zip(want).enumerate() {
-            if g["seat"] != w["seat"] || g["action"] != w["action"] || sorted(&g["legal"]) != sorted(&w["legal"]) {
-                bad.push(format!("step {i}: expected {w}, got {g}"));
-                break;
-            }
-        }
+        let same = |g: &Value, w: &Value| {
+            g["seat"] == w["seat"] && g["action"] == w["action"] && sorted(&g["legal"]) == sorted(&w["legal"])
+        };
+        bad.extend(differences("step", steps, want, same).take(1));
     }
-    if let Some(plays) = expect.get("legal_plays") {
+    if let Some(want) = expect.get("legal_plays") {
         // Legal sets at each play step (after bidding and declaring).
-        let got: Vec<&Value> = r["steps"]
-            .as_array()
-            .unwrap()
+        let want = want.as_array().unwrap();
+        let plays: Vec<Value> = steps()
             .iter()
             .filter(|s| s["action"].as_str().unwrap().parse::<bones_env::Domino>().is_ok())
+            .map(|s| s["legal"].clone())
             .collect();
-        for (i, (g, w)) in got.iter().zip(plays.as_array().unwrap()).enumerate() {
-            if sorted(&g["legal"]) != sorted(w) {
-                bad.push(format!("play {i}: legal expected {w}, got {}", g["legal"]));
-                break;
-            }
-        }
-        if got.len() != plays.as_array().unwrap().len() {
-            bad.push(format!("{} plays, expected {}", got.len(), plays.as_array().unwrap().len()));
+        bad.extend(differences("play (legal)", &plays, want, |g, w| sorted(g) == sorted(w)).take(1));
+        if plays.len() != want.len() {
+            bad.push(format!("{} plays, expected {}", plays.len(), want.len()));
         }
     }
     bad
 }
 
-#[test]
-fn texas42_play_records_match_the_independent_engine() {
-    assert_eq!(check_file("texas42-play.jsonl", "texas42", compare_result), 300);
-}
-
-#[test]
-fn texas42_rob_traces_replay_exactly() {
-    assert_eq!(check_file("texas42-rob-traces.jsonl", "texas42", compare_result), 13);
-}
-
-#[test]
-fn texas42_whole_hands_match_the_rules_reference() {
-    assert_eq!(check_file("texas42-hands.jsonl", "texas42", compare_result), 450);
-}
-
 fn compare_deal(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
-    let mut bad = Vec::new();
     let got = out["hands"].as_array().unwrap();
-    for (s, (g, w)) in got.iter().zip(expect["hands"].as_array().unwrap()).enumerate() {
-        if sorted(g) != sorted(w) {
-            bad.push(format!("hand {s}: expected {w}, got {g}"));
-        }
-    }
+    let mut bad: Vec<String> =
+        differences("hand", got, expect["hands"].as_array().unwrap(), |g, w| sorted(g) == sorted(w)).collect();
     if let Some(b) = expect.get("boneyard") {
         if out.get("boneyard") != Some(b) {
             bad.push(format!("boneyard: expected {b}, got {:?}", out.get("boneyard")));
@@ -128,17 +133,20 @@ fn compare_deal(_input: &Value, expect: &Value, out: &Value) -> Vec<String> {
     bad
 }
 
-#[test]
-fn texas42_seeded_deals_follow_the_design_shuffle() {
-    assert_eq!(check_file("seeded-deals.jsonl", "texas42", compare_deal), 32);
-}
+/// How a conformance file's records are compared with their `expect`.
+type Compare = fn(&Value, &Value, &Value) -> Vec<String>;
 
 #[test]
-fn doubles_seeded_deals_follow_the_design_shuffle() {
-    assert_eq!(check_file("seeded-deals.jsonl", "doubles", compare_deal), 30);
-}
-
-#[test]
-fn doubles_rounds_match_the_rules_reference() {
-    assert_eq!(check_file("doubles-rounds.jsonl", "doubles", compare_result), 248);
+fn every_shared_conformance_record_replays_to_its_expectation() {
+    let files: [(&str, &str, Compare, usize, &str); 6] = [
+        ("texas42-play.jsonl", "texas42", compare_result, 300, "play records match the independent engine"),
+        ("texas42-rob-traces.jsonl", "texas42", compare_result, 13, "rob traces replay exactly"),
+        ("texas42-hands.jsonl", "texas42", compare_result, 450, "whole hands match the rules reference"),
+        ("seeded-deals.jsonl", "texas42", compare_deal, 32, "seeded deals follow the design shuffle"),
+        ("seeded-deals.jsonl", "doubles", compare_deal, 30, "seeded deals follow the design shuffle"),
+        ("doubles-rounds.jsonl", "doubles", compare_result, 248, "rounds match the rules reference"),
+    ];
+    for (file, game, compare, records, what) in files {
+        assert_eq!(check_file(file, game, compare), records, "{game} {what}: {file}");
+    }
 }

@@ -39,7 +39,7 @@ use serde_json::{json, Value};
 /// Every combination of the rule options (variants subsets, all_pass, early_end,
 /// scoring, nello_min_marks 1..3, nello_doubles), as the struct and as the JSON
 /// object a record or config would hold. The property checks that they agree.
-fn rules_strategy() -> impl Strategy<Value = (Texas42Rules, Value)> {
+pub(crate) fn rules_strategy() -> impl Strategy<Value = (Texas42Rules, Value)> {
     (0u8..16, any::<bool>(), any::<bool>(), any::<bool>(), 1u8..=3, 0usize..3, any::<bool>()).prop_map(
         |(v, redeal, early_end, points, min_marks, nd, with_preset)| {
             let variants = Variants(v);
@@ -167,6 +167,45 @@ fn obs(st: &Texas42State, seat: usize) -> Vec<u32> {
     let mut out = vec![f32::NAN; OBS_LEN_42];
     st.observe(seat, &mut out);
     out.iter().map(|x| x.to_bits()).collect()
+}
+
+/// One random hand: a seed, rules (and the JSON object they were read from), the
+/// first shaker, the steer and the chooser's list.
+#[derive(Clone, Debug)]
+struct Case {
+    seed: u64,
+    rules: Texas42Rules,
+    rules_json: Value,
+    dealer: u8,
+    steer: Steer,
+    choices: Vec<u16>,
+}
+
+fn case_strategy() -> impl Strategy<Value = Case> {
+    (any::<u64>(), rules_strategy(), 0u8..4, steer_strategy(), prop::collection::vec(any::<u16>(), 0..40)).prop_map(
+        |(seed, (rules, rules_json), dealer, steer, choices)| Case { seed, rules, rules_json, dealer, steer, choices },
+    )
+}
+
+impl Case {
+    /// Texas 42 under the case's rules and first shaker.
+    fn game(&self) -> Texas42 {
+        Texas42 { rules: self.rules, dealer: self.dealer, ..Texas42::default() }
+    }
+
+    /// The chooser: the case's list, then a stream seeded by `seed ^ salt`.
+    fn choices(&self, salt: u64) -> Choices {
+        Choices::new(self.choices.clone(), self.seed ^ salt)
+    }
+
+    /// Plays the case's hand under `game` ([`play_hand`]).
+    fn play(
+        &self,
+        game: &Texas42,
+        f: impl FnMut(&Texas42State) -> Result<(), TestCaseError>,
+    ) -> Result<(Texas42State, Vec<Action>), TestCaseError> {
+        play_hand(game, self.seed, self.steer, &mut self.choices(0), f)
+    }
 }
 
 fn config(cases: u32) -> ProptestConfig {
@@ -493,17 +532,11 @@ proptest! {
     #![proptest_config(config(96))]
 
     #[test]
-    fn steered_hands_under_random_rules_pass_the_suite_state_checks(
-        seed in any::<u64>(),
-        (rules, rules_json) in rules_strategy(),
-        dealer in 0u8..4,
-        steer in steer_strategy(),
-        choices in prop::collection::vec(any::<u16>(), 0..40),
-    ) {
-        prop_assert_eq!(Texas42Rules::from_json(&rules_json).map_err(|e| TestCaseError::fail(e.to_string()))?, rules);
-        let game = Texas42 { rules, dealer, ..Texas42::default() };
-        let mut ch = Choices::new(choices, seed);
-        play_hand(&game, seed, steer, &mut ch, |st| {
+    fn steered_hands_under_random_rules_pass_the_suite_state_checks(case in case_strategy()) {
+        let read = Texas42Rules::from_json(&case.rules_json).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(read, case.rules);
+        let game = case.game();
+        case.play(&game, |st| {
             check_state_and_phase_mask(&game, st, 1)?;
             // The hand's actions, given again to the same deal, are this hand.
             let h = st.hand();
@@ -517,33 +550,17 @@ proptest! {
     }
 
     #[test]
-    fn the_28_dominoes_are_conserved(
-        seed in any::<u64>(),
-        (rules, _) in rules_strategy(),
-        dealer in 0u8..4,
-        steer in steer_strategy(),
-        choices in prop::collection::vec(any::<u16>(), 0..40),
-    ) {
-        let game = Texas42 { rules, dealer, ..Texas42::default() };
-        let dealt = deal_texas42(&mut rng_for_seed(seed));
-        let mut ch = Choices::new(choices, seed);
-        play_hand(&game, seed, steer, &mut ch, |st| {
+    fn the_28_dominoes_are_conserved(case in case_strategy()) {
+        let dealt = deal_texas42(&mut rng_for_seed(case.seed));
+        case.play(&case.game(), |st| {
             prop_assert_eq!(st.hand().dealt, dealt, "the deal is not the seed's deal");
             check_conservation(st.hand())
         })?;
     }
 
     #[test]
-    fn finished_hands_add_up_and_stop_where_the_rules_say(
-        seed in any::<u64>(),
-        (rules, _) in rules_strategy(),
-        dealer in 0u8..4,
-        steer in steer_strategy(),
-        choices in prop::collection::vec(any::<u16>(), 0..40),
-    ) {
-        let game = Texas42 { rules, dealer, ..Texas42::default() };
-        let mut ch = Choices::new(choices, seed);
-        let (st, actions) = play_hand(&game, seed, steer, &mut ch, |_| Ok(()))?;
+    fn finished_hands_add_up_and_stop_where_the_rules_say(case in case_strategy()) {
+        let (st, actions) = case.play(&case.game(), |_| Ok(()))?;
         check_finished_hand(st.hand())?;
         if st.hand().is_nello() {
             prop_assert!(actions.len() <= 5 + 21, "Nel-O took {} decisions", actions.len());
@@ -552,17 +569,11 @@ proptest! {
 
     #[test]
     fn hand_rewards_follow_the_reward_mode_and_hands_end_within_33_decisions(
-        seed in any::<u64>(),
-        (rules, _) in rules_strategy(),
-        dealer in 0u8..4,
+        case in case_strategy(),
         reward in prop::sample::select(vec![RewardMode::Marks, RewardMode::Points, RewardMode::MarksAndPoints]),
-        steer in steer_strategy(),
-        choices in prop::collection::vec(any::<u16>(), 0..40),
     ) {
-        let game = Texas42 { rules, dealer, reward };
-        let mut ch = Choices::new(choices, seed);
         // play_hand itself fails past 33 decisions.
-        let (st, _) = play_hand(&game, seed, steer, &mut ch, |st| {
+        let (st, _) = case.play(&Texas42 { reward, ..case.game() }, |st| {
             if !st.is_terminal() {
                 prop_assert_eq!(st.rewards(), [0.0; 4], "reward before the hand is over");
             }
@@ -573,7 +584,7 @@ proptest! {
         let marks = {
             let a = h.award();
             let d = a[0] as f32 - a[1] as f32;
-            if rules.scoring == Scoring::Points { d / 42.0 } else { d }
+            if case.rules.scoring == Scoring::Points { d / 42.0 } else { d }
         };
         let points = (h.points[0] as f32 - h.points[1] as f32) / 42.0;
         let want = match reward {
@@ -586,37 +597,23 @@ proptest! {
     }
 
     #[test]
-    fn what_a_seat_cannot_see_resamples_with_the_public_history_kept(
-        seed in any::<u64>(),
-        (rules, _) in rules_strategy(),
-        dealer in 0u8..4,
-        steer in steer_strategy(),
-        choices in prop::collection::vec(any::<u16>(), 0..40),
-        mix in any::<u64>(),
-    ) {
-        let game = Texas42 { rules, dealer, ..Texas42::default() };
-        let mut ch = Choices::new(choices, seed);
-        let (_, actions) = play_hand(&game, seed, steer, &mut ch, |_| Ok(()))?;
-        let stats = check_resamples(&game, seed, &actions, mix)?;
+    fn what_a_seat_cannot_see_resamples_with_the_public_history_kept(case in case_strategy(), mix in any::<u64>()) {
+        let (_, actions) = case.play(&case.game(), |_| Ok(()))?;
+        let stats = check_resamples(&case.game(), case.seed, &actions, mix)?;
         prop_assert!(stats.compared[0] > 0, "no bidding-phase resample was made");
     }
 
     #[test]
     fn a_seeded_hand_plays_out_as_the_same_deal_given_as_hands(
-        seed in any::<u64>(),
-        (rules, _) in rules_strategy(),
-        dealer in 0u8..4,
+        case in case_strategy(),
         points_reward in any::<bool>(),
-        steer in steer_strategy(),
-        choices in prop::collection::vec(any::<u16>(), 0..40),
         split in 0usize..40,
     ) {
         let reward = if points_reward { RewardMode::Points } else { RewardMode::Marks };
-        let game = Texas42 { rules, dealer, reward };
-        let ch = Choices::new(choices, seed ^ 0x5eed);
-        let (a, actions) = run_trajectory(&game, seed, Episode::Hand, steer, ch);
-        let dealt = deal_texas42(&mut rng_for_seed(seed));
-        let d = replay_trajectory(game.from_hands(dealer, dealt), &actions, split.min(actions.len()));
+        let game = Texas42 { reward, ..case.game() };
+        let (a, actions) = run_trajectory(&game, case.seed, Episode::Hand, case.steer, case.choices(0x5eed));
+        let dealt = deal_texas42(&mut rng_for_seed(case.seed));
+        let d = replay_trajectory(game.from_hands(case.dealer, dealt), &actions, split.min(actions.len()));
         prop_assert!(a == d, "a seeded state and the same deal given as hands differ");
     }
 }
