@@ -18,8 +18,11 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 venv=.venv-py
 export CARGO_TARGET_DIR="$root/target"
+# Python 3.11 where there is one: OpenSpiel's wheels (the `openspiel` extra)
+# are built for it.
+python=$(command -v python3.11 || command -v python3)
 if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
+    "$python" -m venv "$venv"
     "$venv/bin/pip" install --quiet --upgrade pip
 fi
 # The test dependencies (onnx: test_onnx.py writes a network with it); ray for
@@ -34,9 +37,11 @@ trap 'rm -rf "$wheels"' EXIT
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
 # The `openspiel` extra (open_spiel) for bones.openspiel's tests
-# (python/tests/test_openspiel.py: OpenSpiel's random_sim_test on both games).
+# (python/tests/test_openspiel.py: OpenSpiel's random_sim_test on both games,
+# about 20 s). Its wheel only (--only-binary): never an hour's C++ build from
+# source on a Python it has no wheel for.
 wheel=$(ls "$wheels"/bones-*.whl)
-"$venv/bin/pip" install --quiet "$wheel[openspiel]"
+"$venv/bin/pip" install --quiet --only-binary open_spiel "$wheel[openspiel]"
 # The stubs cannot drift from the module: stubtest compares every name,
 # signature and property of the installed bones._bones with _bones.pyi (run
 # from the repository root, where `bones` is the installed package).

@@ -3,8 +3,10 @@
 (simulations per decision) against each opponent through `bones.evaluate`
 (A = ISMCTS seated with `bones.openspiel.ismcts_seat`, B = the opponent's
 spec), one hand per duplicate seating. Prints one markdown table row per
-match (marks per hand and hands won with their 95% intervals, wall seconds
-per hand), then the reports as JSON lines on standard error.
+match (marks and points per hand and hands won with their 95% intervals,
+ISMCTS's contracts declared and made with its mean bid, wall seconds per
+hand: the columns of docs/results.md), and the reports as JSON lines on
+standard error.
 
     scripts/openspiel_ismcts.py [--sims 25,100] [--opponents heuristic,pimc:worlds=8,model:models/texas42]
                                 [--hands 40] [--seed 1]
@@ -32,18 +34,24 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
     game = pyspiel.load_game("bones_texas42")
-    print("| ISMCTS sims | opponent | hands (seed) | marks/hand [95%] | hands won [95%] | s per hand (wall) |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| ISMCTS sims | opponent | hands | marks/hand [95%] | points/hand [95%] | hands won [95%] "
+        "| ISMCTS's contracts: declared, made | s per hand (wall) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for sims in [int(s) for s in args.sims.split(",")]:
         for opponent in args.opponents.split(","):
             t0 = time.perf_counter()
             r = bones.evaluate(bos.ismcts_seat(game, sims), opponent, hands=args.hands, seed=args.seed)
             wall = time.perf_counter() - t0
             lo, hi = r["marks_ci"]
+            plo, phi = r["points_ci"]
             wlo, whi = r["win_ci"]
+            c = r["contracts"]["a"]
             print(
-                f"| {sims} | `{opponent}` | {r['hands']} ({args.seed}) | {r['marks_per_hand']:+.2f} [{lo:+.2f}, {hi:+.2f}] "
-                f"| {r['win_rate']:.2f} [{wlo:.2f}, {whi:.2f}] | {wall / r['hands']:.1f} |",
+                f"| {sims} | `{opponent}` | {r['hands']} | {r['marks_per_hand']:+.2f} [{lo:+.2f}, {hi:+.2f}] "
+                f"| {r['points_per_hand']:+.1f} [{plo:+.1f}, {phi:+.1f}] | {r['win_rate']:.2f} [{wlo:.2f}, {whi:.2f}] "
+                f"| {c['declared']}, {c['made']} (mean bid {c['mean_bid']:.1f}) | {wall / r['hands']:.1f} |",
                 flush=True,
             )
             print(json.dumps(dict(r, wall_s=round(wall, 1))), file=sys.stderr, flush=True)

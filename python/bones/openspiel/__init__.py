@@ -14,11 +14,12 @@ chance outcomes, played by the Bones engine; see :mod:`bones.openspiel._game`
 for the conventions (chance, actions, returns, tensors, strings, resampling).
 Bad parameters raise OpenSpiel's ``pyspiel.SpielError`` with Bones' reason.
 
-The three-line start::
+The three-line start (load, play a hand, evaluate)::
 
-    import pyspiel, bones.openspiel
+    import pyspiel, bones, bones.openspiel as bos
     game = pyspiel.load_game("bones_texas42")
-    print(bones.evaluate(bones.openspiel.ismcts_seat(game, 100), "heuristic", hands=8))
+    print(pyspiel.evaluate_bots(game.new_initial_state(), [bos.ismcts_bot(game, 100), *(bos.BonesBot(game, "heuristic") for _ in range(3))], 1))
+    print(bones.evaluate(bos.ismcts_seat(game, 100), "heuristic", hands=8))
 
 Bots: :class:`BonesBot` (a Bones agent spec as a ``pyspiel.Bot``),
 :func:`ismcts_bot` (OpenSpiel's ISMCTS with Bones' sampler), :class:`BotSeat`
