@@ -38,7 +38,7 @@ trap 'rm -rf "$wheels"' EXIT
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
 # The `openspiel` extra (open_spiel) for bones.openspiel's tests
 # (python/tests/test_openspiel.py: OpenSpiel's random_sim_test on both games,
-# about 20 s). Its wheel only (--only-binary): never an hour's C++ build from
+# about 6 s). Its wheel only (--only-binary): never an hour's C++ build from
 # source on a Python it has no wheel for.
 wheel=$(ls "$wheels"/bones-*.whl)
 "$venv/bin/pip" install --quiet --only-binary open_spiel "$wheel[openspiel]"
