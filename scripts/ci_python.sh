@@ -2,9 +2,9 @@
 # The Python package's tests: builds the `bones` wheel with maturin into the
 # repository's own target dir (CARGO_TARGET_DIR=target: the wheel shares its
 # dependency artifacts with the cargo build of the same profile), installs it
-# into the venv .venv-py with the test dependencies, checks the type stubs of
-# the native module (python/bones/_bones.pyi) against the installed module with
-# mypy's stubtest, and runs pytest.
+# into the venv .venv-py with the test dependencies and the `openspiel` extra,
+# checks the type stubs of the native module (python/bones/_bones.pyi) against
+# the installed module with mypy's stubtest, and runs pytest.
 #
 #   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
 #
@@ -18,8 +18,11 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 venv=.venv-py
 export CARGO_TARGET_DIR="$root/target"
+# Python 3.11 where there is one: OpenSpiel's wheels (the `openspiel` extra)
+# are built for it.
+python=$(command -v python3.11 || command -v python3)
 if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
+    "$python" -m venv "$venv"
     "$venv/bin/pip" install --quiet --upgrade pip
 fi
 # The test dependencies (onnx: test_onnx.py writes a network with it); ray for
@@ -33,6 +36,12 @@ trap 'rm -rf "$wheels"' EXIT
     --interpreter "$venv/bin/python"
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
+# The `openspiel` extra (open_spiel) for bones.openspiel's tests
+# (python/tests/test_openspiel.py: OpenSpiel's random_sim_test on both games,
+# about 6 s). Its wheel only (--only-binary): never an hour's C++ build from
+# source on a Python it has no wheel for.
+wheel=$(ls "$wheels"/bones-*.whl)
+"$venv/bin/pip" install --quiet --only-binary open_spiel "$wheel[openspiel]"
 # The stubs cannot drift from the module: stubtest compares every name,
 # signature and property of the installed bones._bones with _bones.pyi (run
 # from the repository root, where `bones` is the installed package).

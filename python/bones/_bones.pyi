@@ -169,8 +169,17 @@ class Table:
     ) -> Table: ...
     def __reduce__(self) -> tuple[Callable[..., Table], tuple[Any, ...]]: ...
     def copy(self) -> Table: ...
+    def __copy__(self) -> Table: ...
+    def __deepcopy__(self, _memo: Any) -> Table: ...
     def resample(self, seat: SupportsIndex, seed: SupportsIndex) -> Table:
         """A new table whose dominoes unseen by ``seat`` are drawn again from ``seed``."""
+    @staticmethod
+    def from_record(record: _Record) -> Table:
+        """A table (no agents) at the state a game record reaches."""
+    def info_state(self, seat: int) -> str:
+        """``seat``'s information (its view) as text."""
+    def deal_outcome(self) -> Optional[dict[str, Any]]:
+        """How the deal the last action finished came out: ``score``, ``win``, ``points`` per side."""
 
 def restore_table(
     data: bytes,

@@ -8,13 +8,12 @@ use std::any::Any;
 use std::sync::Mutex;
 
 use crate::errors::{spec_error, BonesError, RecordError};
-use crate::game::{any_game, from_json, to_json};
+use crate::game::{any_game, from_json, record_value};
 use crate::table::Table;
 use bones_agents::{Agent as RustAgent, AgentRng, AgentSpec, Policy, PolicyLoader, ViewOf};
 use bones_env::registry::{AnyGame, GameVisitor, RecordVisitor};
 use bones_env::{Action, ActionMask, Game, GameState, SeatView};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
@@ -210,15 +209,6 @@ impl Agent {
 
     fn __repr__(&self) -> String {
         format!("Agent({:?}, game={:?}, seed={})", self.spec.to_string(), self.game.name(), self.seed)
-    }
-}
-
-/// A record given as a dict or as JSON text.
-fn record_value(record: &Bound<'_, PyAny>) -> PyResult<Value> {
-    match record.cast::<PyString>() {
-        Ok(s) => serde_json::from_str(&s.to_cow()?)
-            .map_err(|e| RecordError::new_err(format!("malformed JSON: {e}; expected one record (a JSON object)"))),
-        Err(_) => to_json(record),
     }
 }
 

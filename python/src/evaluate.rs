@@ -17,6 +17,7 @@
 
 use crate::errors::{spec_error, BonesError};
 use crate::game::{any_game, from_json};
+use crate::seat::TableActor;
 use bones_agents::arena::{self, deal_count, Amount, ArenaError, EvalOptions, Shard};
 use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
 use bones_agents::benchmark::{self as bench, Benchmark, BenchmarkError};
@@ -90,18 +91,24 @@ fn action_ids(out: &Bound<'_, PyAny>, rows: usize) -> Result<Vec<Action>, AgentF
         .collect()
 }
 
-/// One side of an evaluation: a spec, or a Python callable.
+/// One side of an evaluation: a spec, a Python callable, or a Python object
+/// that acts from a table (`act_table`).
 enum Side {
     Spec(AgentSpec),
     Callable { name: String, policy: PyPolicy },
+    Table(TableActor),
 }
 
 impl Side {
-    /// `x` as a side: a spec string, or a callable (named `python:NAME` after
-    /// its `__name__`); `which` names the argument in errors.
+    /// `x` as a side: a spec string, an object with `act_table` (named
+    /// `python:NAME` after its `name`), or a callable (named `python:NAME`
+    /// after its `__name__`); `which` names the argument in errors.
     fn of(x: &Bound<'_, PyAny>, which: &str) -> PyResult<Side> {
         if let Ok(s) = x.extract::<String>() {
             return Ok(Side::Spec(AgentSpec::parse(&s).map_err(spec_error)?));
+        }
+        if let Some(actor) = TableActor::of(x) {
+            return Ok(Side::Table(actor));
         }
         if x.is_callable() {
             let name = x
@@ -116,22 +123,38 @@ impl Side {
         }
         let kind = x.get_type().name().map_or_else(|_| "?".to_string(), |n| n.to_string());
         Err(BonesError::new_err(format!(
-            "`{which}` must be an agent spec (a str) or a callable policy(observations, masks, seats) -> action ids; \
-             got a {kind}"
+            "`{which}` must be an agent spec (a str), a callable policy(observations, masks, seats) -> action ids \
+             or an object with act_table(table, seed) -> action id; got a {kind}"
         )))
     }
 
-    fn entrant(&mut self) -> Entrant<'_> {
+    /// The side as an entrant of the batched arena (a table actor is not one).
+    fn entrant(&mut self) -> PyResult<Entrant<'_>> {
         match self {
-            Side::Spec(s) => Entrant::Spec(s),
-            Side::Callable { name, policy } => Entrant::Batched { name: name.clone(), policy },
+            Side::Spec(s) => Ok(Entrant::Spec(s)),
+            Side::Callable { name, policy } => Ok(Entrant::Batched { name: name.clone(), policy }),
+            Side::Table(t) => Err(BonesError::new_err(format!(
+                "`{}` acts from a table: it plays agent specs and other table agents in `evaluate`, \
+                 not the benchmark",
+                t.name
+            ))),
         }
     }
 
-    fn callable_name(&self) -> Option<&str> {
+    fn name(&self) -> String {
+        match self {
+            Side::Spec(s) => s.to_string(),
+            Side::Callable { name, .. } => name.clone(),
+            Side::Table(t) => t.name.clone(),
+        }
+    }
+
+    /// The name of a side played by Python code.
+    fn python_name(&self) -> Option<&str> {
         match self {
             Side::Spec(_) => None,
             Side::Callable { name, .. } => Some(name),
+            Side::Table(t) => Some(&t.name),
         }
     }
 
@@ -139,6 +162,7 @@ impl Side {
         match self {
             Side::Spec(_) => None,
             Side::Callable { policy, .. } => policy.raised.take(),
+            Side::Table(t) => t.take_raised(),
         }
     }
 }
@@ -171,6 +195,12 @@ fn setup(
     };
     let game = any_game(game, rules, players)?;
     let sides = [Side::of(a, "a")?, Side::of(b, "b")?];
+    if let (Some(t), true) = (table_actor(&sides), sides.iter().any(|s| matches!(s, Side::Callable { .. }))) {
+        return Err(BonesError::new_err(format!(
+            "`{}` acts from a table: it plays agent specs and other table agents, not a callable policy",
+            t.name
+        )));
+    }
     for side in &sides {
         if let Side::Spec(spec) = side {
             py.detach(|| game.visit(CheckSpec { spec })).map_err(spec_error)?;
@@ -208,9 +238,35 @@ struct PlayShard<'a> {
 impl GameVisitor for PlayShard<'_> {
     type Output = Result<Shard, ArenaError>;
     fn visit<G: Game>(self, game: G) -> Self::Output {
+        let sides = &*self.sides;
+        if table_actor(sides).is_some() {
+            // Table actors and specs: the arena's own agents, built per thread.
+            let make = |who: usize| match &sides[who] {
+                Side::Spec(spec) => factory().build(spec, &game),
+                Side::Table(t) => Ok(t.agent(&game)),
+                Side::Callable { name, .. } => Err(bones_agents::SpecError::Refused {
+                    spec: name.clone(),
+                    reason: "a callable policy does not play against a table agent".into(),
+                }),
+            };
+            let names = [sides[0].name(), sides[1].name()];
+            return arena::evaluate_shard_with(&game, names, &make, &self.opts, self.range, &|_| {});
+        }
         let [a, b] = self.sides;
-        batched::evaluate_shard(&game, [a.entrant(), b.entrant()], &factory(), &self.opts, self.range, &|_| {})
+        match [a.entrant(), b.entrant()] {
+            [Ok(a), Ok(b)] => batched::evaluate_shard(&game, [a, b], &factory(), &self.opts, self.range, &|_| {}),
+            // Not reached: a table actor takes the branch above.
+            _ => Err(ArenaError::Empty),
+        }
     }
+}
+
+/// The side that acts from a table, if one does.
+fn table_actor(sides: &[Side; 2]) -> Option<&TableActor> {
+    sides.iter().find_map(|s| match s {
+        Side::Table(t) => Some(t),
+        _ => None,
+    })
 }
 
 /// Merges shards into the report's JSON (with the shards' seed).
@@ -246,7 +302,7 @@ fn arena_error(e: ArenaError, sides: &mut [Side; 2]) -> PyErr {
     if let Some(raised) = sides.iter_mut().find_map(Side::take_raised) {
         return raised;
     }
-    let by_callable = blamed(&e).is_some_and(|a| sides.iter().any(|s| s.callable_name() == Some(a)));
+    let by_callable = blamed(&e).is_some_and(|a| sides.iter().any(|s| s.python_name() == Some(a)));
     match e {
         ArenaError::Spec(s) => spec_error(s),
         _ if by_callable => BonesError::new_err(e.to_string()),
@@ -258,8 +314,10 @@ fn arena_error(e: ArenaError, sides: &mut [Side; 2]) -> PyErr {
     }
 }
 
-/// Plays deals `range` with the GIL released (taken again for each callable's call).
+/// Plays deals `range` with the GIL released (taken again for each callable's
+/// call); on one thread when a side acts from a table (its object is shared).
 fn play(py: Python<'_>, s: &mut Setup, seed: u64, threads: usize, range: Range<u64>) -> PyResult<Shard> {
+    let threads = if table_actor(&s.sides).is_some() { 1 } else { threads };
     let opts = EvalOptions { amount: s.amount, seed, threads };
     let (game, sides) = (&s.game, &mut s.sides);
     let played = py.detach(|| game.visit(PlayShard { sides, opts, range }));
@@ -392,7 +450,9 @@ pub fn benchmark<'py>(
     let threads = threads_or_all(threads)?;
     let mut side = Side::of(agent, "agent")?;
     let shipped = shipped_model(&b.game);
-    let card = py.detach(|| bench::run_entrant(&b, side.entrant(), &factory(), shipped.as_deref(), threads, &|_| {}));
+    let card = py.detach(|| {
+        side.entrant().map(|entrant| bench::run_entrant(&b, entrant, &factory(), shipped.as_deref(), threads, &|_| {}))
+    })?;
     let card = match card {
         Ok(c) => c,
         Err(BenchmarkError::Arena { opponent, source }) => {

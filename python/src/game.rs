@@ -2,7 +2,7 @@
 //! player count) through the one registry, `bones_env::registry::AnyGame`, and
 //! the conversions between Python objects and JSON.
 
-use crate::errors::{game_error, BonesError, GameError};
+use crate::errors::{game_error, BonesError, GameError, RecordError};
 use bones_env::registry::AnyGame;
 use bones_env::{Episode, Game};
 use pyo3::prelude::*;
@@ -56,6 +56,15 @@ pub fn to_json(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
         return Ok(serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null));
     }
     Err(BonesError::new_err(format!("cannot be written as JSON: {}", obj.repr()?)))
+}
+
+/// A game record given as a dict or as JSON text, as JSON.
+pub fn record_value(record: &Bound<'_, PyAny>) -> PyResult<Value> {
+    match record.cast::<PyString>() {
+        Ok(s) => serde_json::from_str(&s.to_cow()?)
+            .map_err(|e| RecordError::new_err(format!("malformed JSON: {e}; expected one record (a JSON object)"))),
+        Err(_) => to_json(record),
+    }
 }
 
 /// JSON as a Python object (via the `json` module, so dicts keep their order).

@@ -14,6 +14,8 @@ pub mod agent;
 pub mod errors;
 pub mod evaluate;
 pub mod game;
+pub mod position;
+pub mod seat;
 pub mod table;
 pub mod train;
 pub mod vec;

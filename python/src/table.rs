@@ -8,16 +8,17 @@
 use std::any::Any;
 use std::sync::Mutex;
 
-use crate::errors::{env_error, illegal, spec_error, BonesError, EpisodeOverError, RestoreError};
+use crate::errors::{env_error, game_error, illegal, spec_error, BonesError, EpisodeOverError, RestoreError};
 use crate::game::{any_game, episode_name, from_json, legal_pairs};
+use crate::position;
 use bones_agents::resample::{self, ResampleError};
 use bones_agents::table::{self as seats, TableError};
 use bones_agents::{AgentRng, AgentSpec};
-use bones_env::registry::{AnyGame, GameVisitor};
+use bones_env::registry::{AnyGame, GameVisitor, RecordVisitor};
 use bones_env::{Action, ActionMask, Env, EnvError, Episode, Game, GameState};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +67,11 @@ pub trait DynTable: Send {
     /// What `save` would write for this table with the dominoes `seat` cannot
     /// see drawn again from `seed` (uniformly among the consistent deals).
     fn resample(&self, seat: usize, seed: u64) -> Result<Vec<u8>, ResampleError>;
+    /// `seat`'s information as text ([`position::info_text`]).
+    fn info_text(&self, seat: usize) -> String;
+    /// The outcome of the deal the last action finished, as a dict
+    /// ([`position::outcome_dict`]); None while it is played.
+    fn deal_outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>>;
 }
 
 /// An environment of `G` and the agents of its seats: a
@@ -176,6 +182,14 @@ impl<G: Game> DynTable for Core<G> {
         }
         let state = resample::resample(env.game(), env.state(), seat, &mut AgentRng::seed_from_u64(seed))?;
         Ok(self.save_with(env.with_state(state).save()))
+    }
+
+    fn info_text(&self, seat: usize) -> String {
+        position::info_text(self.table.game(), self.table.state(), seat)
+    }
+
+    fn deal_outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.table.state().finished_deal().map(|o| position::outcome_dict(py, self.table.game(), &o)).transpose()
     }
 }
 
@@ -472,6 +486,45 @@ impl Table {
         let bytes = self.with(|t| t.save());
         Table::build(self.game, self.episode, self.max_steps, self.specs.clone(), Some(&bytes))
     }
+    /// `copy.copy`: an independent copy (`copy()`).
+    fn __copy__(&self) -> PyResult<Table> {
+        self.copy()
+    }
+    /// `copy.deepcopy`: an independent copy (`copy()`).
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Table> {
+        self.copy()
+    }
+
+    /// A table (no agents) at the state a game record (a dict or a JSON
+    /// line, as `bones replay` reads it) reaches: its deal (`seed`, or
+    /// `hands` and for Doubles `boneyard`), its rules, then its actions.
+    /// `bones.RecordError` with `bones replay`'s message when it cannot be
+    /// replayed.
+    #[staticmethod]
+    fn from_record(record: &Bound<'_, PyAny>) -> PyResult<Table> {
+        let (start, names, episode) = position::record_start(&crate::game::record_value(record)?)?;
+        bones_env::replay::load_record(&start, FromRecord { names, episode })
+            .map_err(|e| crate::errors::RecordError::new_err(e.to_string()))?
+    }
+
+    /// `seat`'s information as text: its view (its own dominoes and every
+    /// public fact, as the agents and its observation see them). States that
+    /// differ only in what `seat` cannot see give the same text.
+    fn info_state(&self, seat: usize) -> PyResult<String> {
+        if seat >= self.game.num_players() {
+            return Err(BonesError::new_err(format!("no seat {seat}: seats run 0..{}", self.game.num_players())));
+        }
+        Ok(self.with(|t| t.info_text(seat)))
+    }
+
+    /// How the deal the last action finished came out (None while a deal is
+    /// played): `{"score", "win", "points"}` per side (a Texas 42 team, a
+    /// Doubles seat): the deal's score (Texas 42: marks awarded, or game
+    /// points under `points` scoring; Doubles: the round's points), its share
+    /// of the win, and the points taken in play (None for Doubles).
+    fn deal_outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.with(|t| t.deal_outcome(py))
+    }
 
     /// A new table (this one unchanged) whose state is this one's with the
     /// dominoes `seat` cannot see drawn again from `seed` (0 <= seed < 2**64),
@@ -513,6 +566,28 @@ fn bad_arg(name: &str, obj: &Bound<'_, PyAny>, expected: &str) -> PyErr {
 }
 
 impl Table {
+    /// A table (no agents) of `game` at `state`, with the actions `log` taken
+    /// so far (for `render`).
+    pub(crate) fn of_state<G: Game>(
+        game: G,
+        state: G::State,
+        episode: Episode,
+        log: Vec<(usize, Action)>,
+    ) -> PyResult<Table> {
+        let n = game.num_players();
+        let any = AnyGame::new(game.name(), Some(&game.rules_json()), Some(n)).map_err(game_error)?;
+        let env = Env::new(game, episode).with_state(state);
+        let agents: seats::Seats<G> = (0..n).map(|_| None).collect();
+        let table = seats::Table::new(env, agents, AgentRng::seed_from_u64(0)).with_history(log);
+        Ok(Table {
+            inner: Mutex::new(Box::new(Core { table })),
+            game: any,
+            episode,
+            max_steps: None,
+            specs: vec![None; n],
+        })
+    }
+
     fn build(
         game: AnyGame,
         episode: Episode,
@@ -525,6 +600,20 @@ impl Table {
         let mut specs: Vec<Option<String>> = parsed.iter().map(|s| s.as_ref().map(|s| s.to_string())).collect();
         specs.resize(game.num_players(), None);
         Ok(Table { inner: Mutex::new(inner), game, episode, max_steps, specs })
+    }
+}
+
+/// Builds the table of a record's deal after its actions (`Table.from_record`).
+struct FromRecord {
+    names: Vec<String>,
+    episode: Episode,
+}
+
+impl RecordVisitor for FromRecord {
+    type Output = PyResult<Table>;
+    fn visit<G: Game>(self, game: G, mut state: G::State) -> PyResult<Table> {
+        let log = position::apply_names(&game, &mut state, &self.names)?;
+        Table::of_state(game, state, self.episode, log)
     }
 }
 
