@@ -43,6 +43,10 @@ fn a_bad_config_or_game_exits_2_from_train() {
     let (code, err) = bones(&["train", "--config", cfg.to_str().unwrap(), "--out", dir.join("run").to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("fancy"), "{err}");
+    std::fs::write(&cfg, "[ppo]\nlearning_rat = 0.1\n").unwrap();
+    let (code, err) = bones(&["train", "--config", cfg.to_str().unwrap(), "--out", dir.join("run").to_str().unwrap()]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("unknown key `ppo.learning_rat` (did you mean `ppo.learning_rate`?)"), "{err}");
     let (code, err) = bones(&["train", "--game", "chess"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("texas42") && err.contains("doubles"), "{err}");

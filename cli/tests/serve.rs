@@ -24,7 +24,11 @@ fn models(name: &str) -> PathBuf {
     ] {
         let dir = root.join("models").join(game);
         std::fs::create_dir_all(&dir).unwrap();
-        let cfg = TrainConfig { game: game.into(), hidden: 16, depth: 1, ..TrainConfig::default() };
+        let cfg = TrainConfig::default().with(|c| {
+            c.model.game = game.into();
+            c.model.hidden = 16;
+            c.model.depth = 1;
+        });
         std::fs::write(dir.join("config.toml"), cfg.to_toml()).unwrap();
         let model = PolicyConfig::new(obs_len, num_actions).with_hidden(16).with_depth(1).init(&Device::flex());
         model.save_file(dir.join("model.bpk")).unwrap();

@@ -80,27 +80,32 @@ impl RunState {
     }
 }
 
-/// Default width of the hidden layers (the trainer's default too).
+/// Width of the hidden layers of a folder whose config does not say.
 pub const DEFAULT_HIDDEN: usize = 256;
-/// Default number of hidden layers (the trainer's default too).
+/// Number of hidden layers of a folder whose config does not say.
 pub const DEFAULT_DEPTH: usize = 2;
 
-/// What a folder's `config.toml` says about its network: the game it plays,
-/// its shape and the reward its value head estimates. The other keys of the
-/// file (the training hyperparameters) are the trainer's and are ignored here.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// What a folder's `config.toml` says about its network, its `[model]`
+/// section: the game it plays, the reward its value head estimates and its
+/// shape. The trainer's config holds it as that section; its other sections
+/// (the training hyperparameters) are the trainer's and are ignored here.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct ModelConfig {
-    /// The game's registry name.
+    /// Game: `texas42` or `doubles` (the registry's name).
     pub game: String,
-    /// Players (for games played by several counts).
+    /// Doubles players (2, 3 or 4); ignored by Texas 42.
     pub players: u8,
-    /// The rules trained under: a preset name or a JSON rules object.
+    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
     pub rules: String,
-    /// The hand reward the value head estimates.
+    /// Texas 42 hand reward, the one the value head estimates: `marks`, `points`
+    /// or `marks+points` (marks plus point difference / 42: denser, but it also
+    /// pays the bidder for the points of a contract it fails, which teaches
+    /// overbidding); evaluation counts the arena's score (marks; game points
+    /// under `points` scoring). Doubles ignores it.
     #[serde(with = "reward_mode")]
     pub reward: RewardMode,
-    /// The factor the rewards were multiplied by.
+    /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
     pub reward_scale: f32,
     /// Width of the hidden layers.
     pub hidden: usize,
@@ -123,6 +128,17 @@ impl Default for ModelConfig {
 }
 
 impl ModelConfig {
+    /// Reads a folder's `config.toml`: its `[model]` section, or the whole
+    /// file in the old flat form (every key at the top, as configs were saved
+    /// before the sections).
+    pub fn from_toml(text: &str) -> Result<ModelConfig, toml::de::Error> {
+        let mut table: toml::Table = toml::from_str(text)?;
+        match table.remove("model") {
+            Some(toml::Value::Table(model)) => model.try_into(),
+            _ => table.try_into(),
+        }
+    }
+
     /// The game the network plays, through the registry: `game` under `rules`
     /// with `players`, its hand rewards shaped by `reward`.
     pub fn game(&self) -> Result<AnyGame, GameError> {
@@ -217,8 +233,8 @@ pub fn config_text(dir: &Path) -> Result<String, CheckpointError> {
 pub fn read_model_config(dir: &Path) -> Result<ModelConfig, CheckpointError> {
     let cfg_path = dir.join("config.toml");
     let format = |message: String| CheckpointError::Format { path: cfg_path.display().to_string(), message };
-    let cfg: ModelConfig =
-        toml::from_str(&config_text(dir)?).map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
+    let cfg = ModelConfig::from_toml(&config_text(dir)?)
+        .map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
     cfg.game().map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
     Ok(cfg)
 }
@@ -294,6 +310,16 @@ mod tests {
             assert_eq!(cfg.game, name);
             assert!(cfg.hidden >= 1 && cfg.depth >= 1);
         }
+    }
+
+    #[test]
+    fn a_model_config_is_read_from_the_model_section_or_from_the_old_flat_form() {
+        let flat = ModelConfig::from_toml("seed = 3\ngame = \"doubles\"\nplayers = 3\nhidden = 64\n").unwrap();
+        let sections =
+            ModelConfig::from_toml("[run]\nseed = 3\n\n[model]\ngame = \"doubles\"\nplayers = 3\nhidden = 64\n")
+                .unwrap();
+        assert_eq!(flat, sections);
+        assert_eq!((sections.game.as_str(), sections.players, sections.hidden), ("doubles", 3, 64));
     }
 
     #[test]

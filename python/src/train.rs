@@ -6,6 +6,7 @@
 
 use crate::errors::BonesError;
 use crate::game::to_json;
+use bones_train::config::field_path;
 use bones_train::remote;
 use bones_train::TrainConfig;
 use burn::prelude::Device;
@@ -27,7 +28,8 @@ fn train_error(e: bones_train::TrainError) -> PyErr {
 }
 
 /// The config `config` (a preset name, a TOML file, or TOML text) with
-/// `workers` and the fields in `overrides` (config field names) set.
+/// `workers` and the fields in `overrides` (config field names, alone or with
+/// their section: `seed` or `run.seed`) set.
 fn train_config(config: &str, workers: Option<usize>, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<TrainConfig> {
     let bad = |e: String| TrainError::new_err(format!("config: {e}"));
     let cfg = if config.contains('\n') {
@@ -38,15 +40,13 @@ fn train_config(config: &str, workers: Option<usize>, overrides: Option<&Bound<'
     .map_err(|e| bad(e.to_string()))?;
     let mut fields = serde_json::to_value(&cfg).map_err(|e| bad(e.to_string()))?;
     if let Some(w) = workers {
-        fields["workers"] = w.into();
+        fields["run"]["workers"] = w.into();
     }
     if let Some(o) = overrides {
         for (key, value) in o.iter() {
             let key: String = key.extract().map_err(|_| bad("override keys are config field names".into()))?;
-            if fields.get(&key).is_none() {
-                return Err(bad(format!("`{key}` is not a config field")));
-            }
-            fields[key.as_str()] = to_json(&value)?;
+            let (section, name) = field_path(&key).ok_or_else(|| bad(format!("`{key}` is not a config field")))?;
+            fields[section][name] = to_json(&value)?;
         }
     }
     let cfg: TrainConfig = serde_json::from_value(fields).map_err(|e| bad(e.to_string()))?;
@@ -115,20 +115,20 @@ impl Learner {
     /// The number of rollout workers that feed it (the config's `workers`).
     #[getter]
     fn workers(&self) -> PyResult<usize> {
-        self.with(|l| Ok(l.config().workers))
+        self.with(|l| Ok(l.config().run.workers))
     }
 
     /// Updates between the weights a rollout is played with and the update
     /// that learns from it (the config's `policy_lag`).
     #[getter]
     fn policy_lag(&self) -> PyResult<usize> {
-        self.with(|l| Ok(l.config().policy_lag))
+        self.with(|l| Ok(l.config().run.policy_lag))
     }
 
     /// The hands the run plays in all (the config's `total_hands`).
     #[getter]
     fn total_hands(&self) -> PyResult<u64> {
-        self.with(|l| Ok(l.config().total_hands))
+        self.with(|l| Ok(l.config().run.total_hands))
     }
 
     /// The update the next rollout shards are for (updates done so far).

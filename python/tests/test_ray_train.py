@@ -22,22 +22,34 @@ pytest.importorskip("ray")
 # The smoke config with more games per update (about 75 hands an update), its
 # evaluations and checkpoints spaced out.
 CONFIG = """
-game = "texas42"
-rules = "standard"
+[run]
 seed = 7
 total_hands = 600
-num_envs = 32
-num_steps = 32
 env_threads = 1
+
+[model]
 hidden = 32
 depth = 1
-update_epochs = 2
+
+[ppo]
+num_envs = 32
+num_steps = 32
+learning_rate = 0.0003
 num_minibatches = 2
+update_epochs = 2
+ent_coef = 0.01
+target_kl = 0.0
+
+[opponents]
+opponent_share = 0.5
 snapshot_every = 1
 pool_size = 2
-opponent_share = 0.5
+
+[eval]
 eval_every = 20
 eval_hands = 4
+
+[checkpoints]
 checkpoint_every = 10
 """
 DECISIONS_PER_UPDATE = 32 * 32

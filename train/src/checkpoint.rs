@@ -20,13 +20,13 @@ use std::path::{Path, PathBuf};
 
 /// The policy's shape for a config and game.
 pub fn policy_config(cfg: &TrainConfig, obs_len: usize, num_actions: usize) -> PolicyConfig {
-    cfg.model().policy(obs_len, num_actions)
+    cfg.model.policy(obs_len, num_actions)
 }
 
 /// The oracle critic's shape for a config: the policy's width and depth over
 /// the observation plus `oracle_len` floats of hidden hands.
 pub fn critic_config(cfg: &TrainConfig, obs_len: usize, oracle_len: usize) -> CriticConfig {
-    CriticConfig::new(obs_len + oracle_len).with_hidden(cfg.hidden).with_depth(cfg.depth)
+    CriticConfig::new(obs_len + oracle_len).with_hidden(cfg.model.hidden).with_depth(cfg.model.depth)
 }
 
 /// Saves a checkpoint named `name` under `root`; points `latest` at it, and

@@ -184,8 +184,14 @@ impl<G: Game> Collector<G> {
         games: usize,
         run: &RunState,
     ) -> Result<Collector<G>, TrainError> {
-        let env_seed = episode_seed(cfg.seed, usize::MAX - worker, run.update);
-        let envs = VecEnv::new(game.clone().with_reward(cfg.reward), Episode::Hand, games, env_seed, cfg.env_threads);
+        let env_seed = episode_seed(cfg.run.seed, usize::MAX - worker, run.update);
+        let envs = VecEnv::new(
+            game.clone().with_reward(cfg.model.reward),
+            Episode::Hand,
+            games,
+            env_seed,
+            cfg.run.env_threads,
+        );
         Ok(Collector {
             game: game.clone(),
             cfg: Arc::clone(cfg),
@@ -228,17 +234,17 @@ impl<G: Game> Collector<G> {
         let n = self.envs.len();
         let Behaviour { policy, critic, pool } = *behaviour;
         let frozen = !self.opponents.is_empty();
-        let opponent = (!frozen && !pool.is_empty() && cfg.opponent_share > 0.0)
+        let opponent = (!frozen && !pool.is_empty() && cfg.opponents.opponent_share > 0.0)
             .then(|| pool[rng.random_range(0..pool.len())].clone());
         let pool_envs = match &opponent {
             _ if frozen => n,
-            Some(_) => (cfg.opponent_share * n as f32).round() as usize,
+            Some(_) => (cfg.opponents.opponent_share * n as f32).round() as usize,
             None => 0,
         };
         self.rollout.clear();
         let mut episodes = Episodes::new(n);
         let mut actions = vec![0usize; n];
-        for _ in 0..cfg.num_steps {
+        for _ in 0..cfg.ppo.num_steps {
             let (mine, theirs) = self.to_move(pool_envs);
             self.act(&mine, policy, critic, true, rng, &mut actions)?;
             if frozen {
@@ -316,7 +322,7 @@ impl<G: Game> Collector<G> {
     /// The seed of an agent stream (`stream`: the teacher's or the opponent's):
     /// the run's for the synchronous loop, one of its own for each worker.
     fn agent_seed(&self, stream: u64) -> u64 {
-        self.cfg.seed ^ stream ^ self.worker.wrapping_mul(WORKER_STREAM)
+        self.cfg.run.seed ^ stream ^ self.worker.wrapping_mul(WORKER_STREAM)
     }
 
     /// The frozen opponent's actions in the games `rows`, into `actions`. The
@@ -333,7 +339,7 @@ impl<G: Game> Collector<G> {
         let chosen = choose(&mut self.opponents, &self.envs, &theirs, seed, self.decisions);
         self.profile.since(Phase::Opponent, start);
         for (env, a) in chosen {
-            actions[env] = a.map_err(|f| self.agent_failed("opponent", &self.cfg.opponent, env, f))?;
+            actions[env] = a.map_err(|f| self.agent_failed("opponent", &self.cfg.opponents.opponent, env, f))?;
         }
         Ok(())
     }
@@ -356,7 +362,7 @@ impl<G: Game> Collector<G> {
         self.profile.since(Phase::Teacher, start);
         let mut out = vec![None; self.envs.len()];
         for (env, a) in labels {
-            out[env] = Some(a.map_err(|f| self.agent_failed("teacher", &self.cfg.teacher, env, f))?);
+            out[env] = Some(a.map_err(|f| self.agent_failed("teacher", &self.cfg.ppo.teacher, env, f))?);
         }
         Ok(out)
     }
@@ -372,7 +378,8 @@ impl<G: Game> Collector<G> {
     fn credit_rewards(&mut self, pool_envs: usize, episodes: &mut Episodes) {
         let np = self.dims.players;
         for (env, len) in episodes.steps.iter_mut().enumerate() {
-            let r: [f32; 4] = std::array::from_fn(|seat| self.envs.rewards[env * 4 + seat] * self.cfg.reward_scale);
+            let r: [f32; 4] =
+                std::array::from_fn(|seat| self.envs.rewards[env * 4 + seat] * self.cfg.model.reward_scale);
             let done = self.envs.dones[env];
             self.rollout.reward(env, &r, done);
             *len += 1;

@@ -9,6 +9,8 @@
 //! - [`critic`]: the oracle critic and its input (every hidden hand).
 //! - [`training`]: the self-play loop (rollouts, updates, pool, eval,
 //!   checkpoints), synchronous or as an actor-learner.
+//! - `learner`: the networks being trained and their start (fresh, `init`,
+//!   resumed); `worker`: the actor-learner's rollout workers and their jobs.
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`checkpoint`], [`log`]: atomic checkpoints, TensorBoard.
 //! - [`profile`]: where a run's time goes, and its peak memory.
@@ -23,12 +25,14 @@ pub mod config;
 pub mod critic;
 mod error;
 pub mod eval;
+mod learner;
 pub mod log;
 pub mod ppo;
 pub mod profile;
 pub mod remote;
 pub mod rollout;
 pub mod training;
+mod worker;
 
 pub use config::TrainConfig;
 pub use training::{train, Summary, TrainError};

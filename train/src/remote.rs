@@ -29,9 +29,11 @@ use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
 use crate::error::TrainError;
+use crate::learner::{load_record, Learner as Nets};
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
-use crate::training::{load_record, merge, rollout_stream, shard_games, Learner as Nets, Run, Shard, Summary};
+use crate::training::{merge, Run, Summary};
+use crate::worker::{rollout_stream, shard_games, Shard};
 use bones_env::registry::GameVisitor;
 use bones_env::Game;
 use bones_policy::inference::Actor;
@@ -60,7 +62,7 @@ struct RunId {
 
 impl RunId {
     fn of(cfg: &TrainConfig) -> RunId {
-        RunId { game: cfg.game.clone(), seed: cfg.seed, workers: cfg.workers }
+        RunId { game: cfg.model.game.clone(), seed: cfg.run.seed, workers: cfg.run.workers }
     }
 
     /// Refuses `other` (from a message that is a `what`) unless it is this run.
@@ -166,7 +168,7 @@ fn decode<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -
 /// Checks what both halves need of a config: a valid one, with workers.
 fn check_config(cfg: &TrainConfig) -> Result<(), TrainError> {
     cfg.validate().map_err(TrainError::Config)?;
-    if cfg.workers == 0 {
+    if cfg.run.workers == 0 {
         return Err(TrainError::Config(
             "`workers` is 0: a learner fed by rollout workers needs the number of workers (at least 1)".into(),
         ));
@@ -182,7 +184,7 @@ pub struct Learner {
 
 impl Learner {
     /// Starts (or with `resume` continues) the run of `cfg` in `out`, as
-    /// `bones train` does; its update runs on `device`. `cfg.workers` is the
+    /// `bones train` does; its update runs on `device`. `cfg.run.workers` is the
     /// number of rollout workers that feed it.
     pub fn new(cfg: TrainConfig, out: &Path, resume: bool, device: Device) -> Result<Learner, TrainError> {
         check_config(&cfg)?;
@@ -229,7 +231,7 @@ impl Learner {
         if self.finished() {
             return Err(TrainError::Config(format!(
                 "the run has played its {} hands: nothing left to update",
-                self.cfg.total_hands
+                self.cfg.run.total_hands
             )));
         }
         self.half.update(shards)
@@ -388,15 +390,15 @@ pub struct RolloutWorker {
 }
 
 impl RolloutWorker {
-    /// Worker `worker` (of `cfg.workers`) of the run of `cfg`, its forward
+    /// Worker `worker` (of `cfg.run.workers`) of the run of `cfg`, its forward
     /// passes on `device`. Its games are dealt when its first weights arrive.
     pub fn new(cfg: TrainConfig, worker: usize, device: Device) -> Result<RolloutWorker, TrainError> {
         check_config(&cfg)?;
-        if worker >= cfg.workers {
+        if worker >= cfg.run.workers {
             return Err(TrainError::Config(format!(
                 "worker {worker} of a run with {} workers: workers are numbered 0 to {}",
-                cfg.workers,
-                cfg.workers - 1
+                cfg.run.workers,
+                cfg.run.workers - 1
             )));
         }
         let game = cfg.game().map_err(|e| TrainError::Config(e.to_string()))?;
@@ -498,7 +500,7 @@ impl<G: Game> WorkerOf<G> {
 
     fn actor(&self, bytes: &[u8], what: &'static str) -> Result<Actor, TrainError> {
         let policy = self.load(|d| policy_config(&self.cfg, self.dims.obs, self.dims.actions).init(d), bytes, what)?;
-        Ok(Actor::with_sparse_input(policy, &self.device, self.cfg.sparse_input))
+        Ok(Actor::with_sparse_input(policy, &self.device, self.cfg.run.sparse_input))
     }
 }
 

@@ -8,11 +8,11 @@
 //!
 //! [`train`] is the loop; each of its steps is a method of the private `Run`
 //! (the loop's state), in the order the loop calls them: `setup` (with
-//! `load_or_init`), `collector`, then per update the collector's `play` and
-//! `learn` (`update`, `log_metrics`, `add_to_pool`, `evaluate`,
+//! `learner::load_or_init`), `collector`, then per update the collector's
+//! `play` and `learn` (`update`, `log_metrics`, `add_to_pool`, `evaluate`,
 //! `checkpoint`), and `finish`. With `workers = N` the actor-learner
 //! (`actor_learner`) runs the same steps with the rollouts played on N worker
-//! threads, overlapping the updates.
+//! threads (`worker`), overlapping the updates.
 
 use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
@@ -20,38 +20,21 @@ use crate::config::TrainConfig;
 use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
+use crate::learner::{load_or_init, load_record, Learner};
 use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
-use bones_env::vec_env::episode_seed;
+use crate::worker::{rollout_stream, send, shard_games, work, Job, Shard};
 use bones_env::Game;
 use bones_policy::inference::Actor;
 use bones_policy::model::Policy;
-use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
-use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::time::Instant;
-
-/// Mixed into the seed for the rollout streams of workers 1 and up.
-const WORKER_ROLLOUT_STREAM: u64 = 0x5A3D_0B1E;
-
-/// The random stream that plays `worker`'s shard of the rollout of `update`
-/// (the opponent snapshot and every sampled action). Shard 0's is the
-/// update's own stream, which then orders the update's minibatches: so the
-/// synchronous loop (one shard) draws what it always drew, and one worker
-/// without lag draws what the synchronous loop draws.
-pub(crate) fn rollout_stream(cfg: &TrainConfig, worker: usize, update: u64) -> ChaCha8Rng {
-    let seed = match worker {
-        0 => episode_seed(cfg.seed, 0, update),
-        w => episode_seed(cfg.seed ^ WORKER_ROLLOUT_STREAM, w, update),
-    };
-    ChaCha8Rng::seed_from_u64(seed)
-}
 
 /// What a finished run reports.
 #[derive(Clone, Debug)]
@@ -95,10 +78,10 @@ pub fn train<G: Game>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
     let (mut run, mut learner) = Run::setup(game, cfg, out, resume, device)?;
-    if cfg.workers > 0 {
+    if cfg.run.workers > 0 {
         return actor_learner(run, learner, progress);
     }
-    let mut collector = run.collector(0, cfg.num_envs)?;
+    let mut collector = run.collector(0, cfg.ppo.num_envs)?;
     while !run.finished() {
         // One random stream per update, from the seed and the update count (a
         // resumed run draws what the uninterrupted run would have drawn): the
@@ -118,34 +101,6 @@ pub fn train<G: Game>(
         learner = run.learn(learner, &collector.rollout, &episodes, lr, &mut rng, progress)?;
     }
     run.finish(&learner)
-}
-
-/// What the learner hands the workers for one rollout: the weights of the
-/// update the rollout is played with (the behaviour policy) and, when it
-/// changed, the opponent pool.
-#[derive(Clone)]
-struct Job {
-    /// The update the rollout is for (it seeds the worker's rollout stream).
-    update: u64,
-    policy: Actor,
-    critic: Option<Critic>,
-    /// The new pool, when it changed since the worker's last job.
-    pool: Option<Vec<Actor>>,
-}
-
-/// A worker's rollout of its shard of the games.
-pub(crate) struct Shard {
-    pub rollout: Rollout,
-    pub episodes: Episodes,
-    pub profile: Profile,
-    /// The stream that played it (shard 0's goes on to order the minibatches).
-    pub rng: ChaCha8Rng,
-}
-
-/// The number of games of worker `worker`'s shard: shards as even as they
-/// come, the first `num_envs % workers` one game larger.
-pub(crate) fn shard_games(cfg: &TrainConfig, worker: usize) -> usize {
-    cfg.num_envs / cfg.workers + usize::from(worker < cfg.num_envs % cfg.workers)
 }
 
 /// The shards of one rollout, in the workers' order, as one: the rollout, the
@@ -183,7 +138,7 @@ fn actor_learner<G: Game>(
 ) -> Result<Summary, TrainError> {
     let cfg = Arc::clone(&run.cfg);
     let cfg = &*cfg;
-    let (workers, lag) = (cfg.workers, cfg.policy_lag as u64);
+    let (workers, lag) = (cfg.run.workers, cfg.run.policy_lag as u64);
     let mut collectors = Vec::with_capacity(workers);
     for w in 0..workers {
         collectors.push(run.collector(w, shard_games(cfg, w))?);
@@ -254,53 +209,6 @@ fn lead<G: Game>(
     Ok(learner)
 }
 
-/// Sends `job` to every worker (one that stopped is reported when its shard
-/// is awaited).
-fn send(jobs: &[SyncSender<Job>], job: Job) {
-    for tx in jobs {
-        let _ = tx.send(job.clone());
-    }
-}
-
-/// A worker's loop: a rollout for each job, until the learner stops sending
-/// (or a rollout fails: the error goes to the learner).
-fn work<G: Game>(
-    mut collector: Collector<G>,
-    worker: usize,
-    cfg: &TrainConfig,
-    jobs: Receiver<Job>,
-    shards: SyncSender<Result<Shard, TrainError>>,
-) {
-    let mut pool = Vec::new();
-    while let Ok(job) = jobs.recv() {
-        if let Some(p) = job.pool {
-            pool = p;
-        }
-        let mut rng = rollout_stream(cfg, worker, job.update);
-        let behaviour = Behaviour { policy: &job.policy, critic: job.critic.as_ref(), pool: &pool };
-        let shard = collector.play(&behaviour, &mut rng).map(|episodes| Shard {
-            rollout: collector.rollout.take(),
-            episodes,
-            profile: std::mem::take(&mut collector.profile),
-            rng,
-        });
-        let failed = shard.is_err();
-        if shards.send(shard).is_err() || failed {
-            return;
-        }
-    }
-}
-
-/// The networks being trained (on the autodiff device) and their optimizer.
-pub(crate) struct Learner {
-    /// The policy with its value head.
-    pub(crate) model: Policy,
-    /// The oracle critic, with `critic = "oracle"`.
-    pub(crate) critic: Option<Critic>,
-    /// One Adam for both networks.
-    optim: ModuleOptimizer,
-}
-
 /// This session's start (a resumed run's speeds count only its own session).
 struct Session {
     start: Instant,
@@ -365,94 +273,6 @@ pub(crate) struct Run<G: Game> {
     pub(crate) last_checkpoint: Option<PathBuf>,
 }
 
-/// Held while seeding burn's random source and drawing initial weights
-/// (burn's source is one per process).
-static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// A network made by `blank` on `device` (its initial draws under [`INIT`],
-/// so they never fall between another run's seeding and its draws) with the
-/// parameters of `record`, a burnpack record of a network of its shape.
-pub(crate) fn load_record<M: burn::module::Module>(
-    blank: impl FnOnce(&Device) -> M,
-    device: &Device,
-    record: &[u8],
-) -> Result<M, burn::store::RecordError> {
-    let net = {
-        let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        blank(device)
-    };
-    checkpoint::from_record_bytes(net, record)
-}
-
-/// Fresh networks, optimizer and counters; with `resume`, those of the latest
-/// checkpoint under `ck_root` (refused if it has another game or network shape).
-fn load_or_init(
-    cfg: &TrainConfig,
-    dims: Dims,
-    ck_root: &Path,
-    resume: bool,
-    train_device: &Device,
-) -> Result<(Learner, RunState), TrainError> {
-    let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
-    // Initialised even when resuming (the loads replace them), so the seeded
-    // initialisation draws the same whether or not a run resumes. burn's
-    // random source is the backend's, one per process: the seeding and the
-    // draws hold a lock, so runs started side by side in one process (tests,
-    // a Python program's threads) each get their seed's weights.
-    let seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    train_device.seed(cfg.seed);
-    let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
-    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(train_device));
-    drop(seeded);
-    let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
-    let mut state = RunState::default();
-    if resume {
-        let dir = checkpoint::latest(ck_root)
-            .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
-        let (saved, saved_state) = checkpoint::read_meta(&dir)?;
-        let shape = |c: &TrainConfig| (c.game.clone(), c.hidden, c.depth, c.critic);
-        if shape(&saved) != shape(cfg) {
-            return Err(TrainError::Resume(format!(
-                "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
-                dir.display(),
-                saved.game,
-                saved.hidden,
-                saved.depth,
-                saved.critic,
-                cfg.game,
-                cfg.hidden,
-                cfg.depth,
-                cfg.critic
-            )));
-        }
-        model = checkpoint::load_model(&dir, ol, na, train_device)?;
-        if critic.is_some() {
-            critic = Some(checkpoint::load_critic(&dir, ol, orl, train_device)?);
-        }
-        optim = checkpoint::load_optim(&dir, optim)?;
-        state = saved_state;
-    } else if !cfg.init.trim().is_empty() {
-        // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
-        let dir = bones_policy::agent::resolve(Path::new(cfg.init.trim()))
-            .map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
-        let saved = checkpoint::read_config(&dir)?;
-        if (&saved.game, saved.hidden, saved.depth) != (&cfg.game, cfg.hidden, cfg.depth) {
-            return Err(TrainError::Config(format!(
-                "`init`: {} is a {} policy with hidden={} depth={}; this config trains {} with hidden={} depth={}",
-                dir.display(),
-                saved.game,
-                saved.hidden,
-                saved.depth,
-                cfg.game,
-                cfg.hidden,
-                cfg.depth
-            )));
-        }
-        model = checkpoint::load_model(&dir, ol, na, train_device)?;
-    }
-    Ok((Learner { model, critic, optim }, state))
-}
-
 impl<G: Game> Run<G> {
     /// Checks the config, seeds the device, loads or initialises the networks,
     /// writes `config.toml`, opens the log and deals the games.
@@ -464,10 +284,10 @@ impl<G: Game> Run<G> {
         device: Device,
     ) -> Result<(Run<G>, Learner), TrainError> {
         cfg.validate().map_err(TrainError::Config)?;
-        if cfg.game != game.name() {
+        if cfg.model.game != game.name() {
             return Err(TrainError::Config(format!(
                 "the config trains `{}`, but the game given is `{}`",
-                cfg.game,
+                cfg.model.game,
                 game.name()
             )));
         }
@@ -476,7 +296,7 @@ impl<G: Game> Run<G> {
         let train_device = device.clone().autodiff();
         // The actor-learner's workers play on the CPU (the sparse input
         // layer); only the update runs on the run's device.
-        let device = if cfg.workers > 0 { Device::flex() } else { device };
+        let device = if cfg.run.workers > 0 { Device::flex() } else { device };
         let crosses_devices = train_device.clone().inner() != device;
         let dims = Dims::of(&game, cfg);
         let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
@@ -507,7 +327,7 @@ impl<G: Game> Run<G> {
     pub(crate) fn actor(&self, model: &Policy) -> Actor {
         let (dims, cfg) = (self.dims, &self.cfg);
         let model = self.inference(model.valid(), |d| policy_config(cfg, dims.obs, dims.actions).init(d));
-        Actor::with_sparse_input(model, &self.device, self.cfg.sparse_input)
+        Actor::with_sparse_input(model, &self.device, self.cfg.run.sparse_input)
     }
 
     /// The oracle critic's inference copy, on the inference device.
@@ -529,17 +349,17 @@ impl<G: Game> Run<G> {
     /// The learning rate of the next update (annealed linearly over the run's hands).
     pub(crate) fn learning_rate(&self) -> f64 {
         let cfg = Arc::clone(&self.cfg);
-        let frac = 1.0 - self.state.hands as f64 / cfg.total_hands as f64;
-        if cfg.anneal_lr {
-            cfg.learning_rate * frac.max(0.02)
+        let frac = 1.0 - self.state.hands as f64 / cfg.run.total_hands as f64;
+        if cfg.ppo.anneal_lr {
+            cfg.ppo.learning_rate * frac.max(0.02)
         } else {
-            cfg.learning_rate
+            cfg.ppo.learning_rate
         }
     }
 
     /// Whether the run has played its hands (the last update evaluates and checkpoints).
     pub(crate) fn finished(&self) -> bool {
-        self.state.hands >= self.cfg.total_hands
+        self.state.hands >= self.cfg.run.total_hands
     }
 
     /// The collector of shard `worker` (0: the synchronous loop's one) with `games` games.
@@ -603,7 +423,7 @@ impl<G: Game> Run<G> {
         rng: &mut ChaCha8Rng,
     ) -> Result<(Learner, UpdateStats), TrainError> {
         let cfg = Arc::clone(&self.cfg);
-        let (adv, ret) = rollout.advantages(cfg.gamma, cfg.gae_lambda);
+        let (adv, ret) = rollout.advantages(cfg.ppo.gamma, cfg.ppo.gae_lambda);
         let Learner { model, critic, mut optim } = learner;
         let nets = ppo::Nets { model, critic };
         let batch = ppo::Batch { rollout, advantages: &adv, returns: &ret };
@@ -642,7 +462,7 @@ impl<G: Game> Run<G> {
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
-        if !self.cfg.teacher.trim().is_empty() {
+        if !self.cfg.ppo.teacher.trim().is_empty() {
             log.scalar("losses/teacher_loss", stats.teacher_loss, step);
         }
     }
@@ -651,10 +471,10 @@ impl<G: Game> Run<G> {
     /// oldest snapshot leaves once it holds `pool_size`).
     fn add_to_pool(&mut self, model: &Policy) {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
-        if update % cfg.snapshot_every as u64 == 0 {
+        if update % cfg.opponents.snapshot_every as u64 == 0 {
             let actor = self.actor(model);
             self.pool.push(actor);
-            if self.pool.len() > cfg.pool_size.max(1) {
+            if self.pool.len() > cfg.opponents.pool_size.max(1) {
                 self.pool.remove(0);
             }
             self.pool_version += 1;
@@ -667,7 +487,7 @@ impl<G: Game> Run<G> {
     fn evaluate(&mut self, model: &Policy) -> bool {
         let cfg = Arc::clone(&self.cfg);
         // `eval_every = 0`: no remainder, so only after the last update.
-        let due = self.state.update.checked_rem(cfg.eval_every as u64) == Some(0) || self.finished();
+        let due = self.state.update.checked_rem(cfg.eval.eval_every as u64) == Some(0) || self.finished();
         if !due {
             return false;
         }
@@ -676,7 +496,7 @@ impl<G: Game> Run<G> {
         let mut results = Vec::new();
         for opp in [EvalOpponent::Random, EvalOpponent::Heuristic] {
             // A game without a heuristic player is evaluated against random only.
-            let Ok(r) = eval::evaluate(&self.game, &eval_model, opp, cfg.eval_hands, cfg.seed ^ 0xE7A1) else {
+            let Ok(r) = eval::evaluate(&self.game, &eval_model, opp, cfg.eval.eval_hands, cfg.run.seed ^ 0xE7A1) else {
                 continue;
             };
             self.log.scalar(&format!("eval/win_rate_vs_{}", opp.name()), r.win_rate as f32, step);
@@ -698,7 +518,7 @@ impl<G: Game> Run<G> {
     /// evaluation, saves a checkpoint.
     fn checkpoint(&mut self, learner: &Learner, best: bool) -> Result<(), TrainError> {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
-        if update % cfg.checkpoint_every as u64 == 0 || self.finished() || best {
+        if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best {
             self.last_checkpoint = Some(self.save(learner, best)?);
         }
         Ok(())
@@ -745,7 +565,10 @@ mod tests {
         // An actor-learner on a GPU hands its CPU workers copies made through
         // burnpack records; here both devices are the CPU, so the crossing is forced.
         let out = std::env::temp_dir().join(format!("bones-cross-devices-{}", std::process::id()));
-        let cfg = TrainConfig { workers: 2, critic: CriticKind::Oracle, ..TrainConfig::load("smoke").unwrap() };
+        let cfg = TrainConfig::load("smoke").unwrap().with(|c| {
+            c.run.workers = 2;
+            c.ppo.critic = CriticKind::Oracle;
+        });
         let (mut run, learner) = Run::setup(Texas42::default(), &cfg, &out, false, Device::flex()).unwrap();
         let critic = learner.critic.as_ref().unwrap();
         let (same, same_critic) = (run.actor(&learner.model), run.critic(critic));

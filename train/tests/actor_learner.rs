@@ -23,7 +23,10 @@ pub(crate) fn tmp(name: &str) -> PathBuf {
 /// The smoke config (8 games, 16 steps, an opponent pool from the first update)
 /// with `workers` and `policy_lag`.
 pub(crate) fn config(workers: usize, policy_lag: usize) -> TrainConfig {
-    TrainConfig { workers, policy_lag, ..TrainConfig::load("smoke").unwrap() }
+    TrainConfig::load("smoke").unwrap().with(|c| {
+        c.run.workers = workers;
+        c.run.policy_lag = policy_lag;
+    })
 }
 
 /// A checkpoint of the smoke config's network to start compared runs from
@@ -31,7 +34,10 @@ pub(crate) fn config(workers: usize, policy_lag: usize) -> TrainConfig {
 /// per process, which the other tests running beside these draw from too.
 pub(crate) fn start(name: &str) -> PathBuf {
     let out = tmp(name);
-    let cfg = TrainConfig { total_hands: 8, eval_every: 0, ..config(0, 0) };
+    let cfg = config(0, 0).with(|c| {
+        c.run.total_hands = 8;
+        c.eval.eval_every = 0;
+    });
     train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap().checkpoint
 }
 
@@ -57,7 +63,7 @@ pub(crate) fn outputs_of(dir: &Path, cfg: &TrainConfig) -> Vec<f32> {
     let model = checkpoint::load_model(dir, ol, game.num_actions(), &device).unwrap();
     let (mut outputs, values) = Actor::new(model, &device).forward(&SparseRows::from_dense(&obs, ol));
     outputs.extend(values);
-    if cfg.critic == CriticKind::Oracle {
+    if cfg.ppo.critic == CriticKind::Oracle {
         let critic = checkpoint::load_critic(dir, ol, ORACLE_LEN, &device).unwrap();
         let hidden: Vec<f32> = (0..rows * ORACLE_LEN).map(|i| (i % 3) as f32).collect();
         outputs.extend(critic_values(&critic, &device, &obs, &hidden, rows));
@@ -68,8 +74,8 @@ pub(crate) fn outputs_of(dir: &Path, cfg: &TrainConfig) -> Vec<f32> {
 #[test]
 fn one_worker_without_lag_trains_exactly_the_weights_of_the_synchronous_loop() {
     let init = start("start-one").display().to_string();
-    let sync = TrainConfig { init: init.clone(), ..config(0, 0) };
-    let one = TrainConfig { init, ..config(1, 0) };
+    let sync = config(0, 0).with(|c| c.run.init = init.clone());
+    let one = config(1, 0).with(|c| c.run.init = init);
     let (a, hands_a) = weights_after("sync", &sync);
     let (b, hands_b) = weights_after("one", &one);
     assert_eq!(hands_a, hands_b);
@@ -80,12 +86,12 @@ fn one_worker_without_lag_trains_exactly_the_weights_of_the_synchronous_loop() {
 #[test]
 fn an_actor_learner_run_is_the_same_for_its_seed_whatever_the_timing() {
     let init = start("start-lag").display().to_string();
-    let cfg = TrainConfig { init: init.clone(), ..config(2, 1) };
+    let cfg = config(2, 1).with(|c| c.run.init = init.clone());
     let (a, _) = weights_after("lag-a", &cfg);
     let (b, _) = weights_after("lag-b", &cfg);
     assert!(a == b, "two runs of one config and seed trained different weights");
     // The lag changes what is learned (the behaviour policy is older).
-    let (sync, _) = weights_after("lag-sync", &TrainConfig { init, ..config(0, 1) });
+    let (sync, _) = weights_after("lag-sync", &config(0, 1).with(|c| c.run.init = init));
     assert!(a != sync);
     let _ = std::fs::remove_dir_all(tmp("start-lag"));
 }
@@ -96,7 +102,7 @@ fn an_actor_learner_run_logs_checkpoints_and_resumes_its_run_folder() {
     let out = tmp("folder");
     let game = Texas42::new(Texas42Rules::STANDARD);
     let summary = train(game, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
-    assert!(summary.state.hands >= cfg.total_hands);
+    assert!(summary.state.hands >= cfg.run.total_hands);
     assert!(summary.state.update >= 2);
     // Each update counted its rollout once: 8 games of 16 decisions.
     assert_eq!(summary.state.decisions, summary.state.update * 8 * 16);
@@ -109,19 +115,22 @@ fn an_actor_learner_run_logs_checkpoints_and_resumes_its_run_folder() {
     assert_eq!(scalars["losses/policy_loss"].len() as u64, summary.state.update);
     assert!(scalars.contains_key("eval/win_rate_vs_heuristic"));
     let saved = checkpoint::read_config(&checkpoint::latest(&out.join("checkpoints")).unwrap()).unwrap();
-    assert_eq!(saved.workers, 3);
+    assert_eq!(saved.run.workers, 3);
 
-    let more = TrainConfig { total_hands: summary.state.hands + 40, ..cfg };
+    let more = cfg.with(|c| c.run.total_hands = summary.state.hands + 40);
     let resumed = train(game, &more, &out, true, Device::flex(), &mut ()).unwrap();
     assert!(resumed.state.update > summary.state.update);
-    assert!(resumed.state.hands >= more.total_hands);
+    assert!(resumed.state.hands >= more.run.total_hands);
     assert_eq!(resumed.state.decisions, resumed.state.update * 8 * 16);
     let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
 fn an_actor_learner_hands_its_workers_the_oracle_critic() {
-    let cfg = TrainConfig { critic: CriticKind::Oracle, total_hands: 40, ..config(2, 1) };
+    let cfg = config(2, 1).with(|c| {
+        c.ppo.critic = CriticKind::Oracle;
+        c.run.total_hands = 40;
+    });
     let out = tmp("oracle");
     let summary = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     let scalars = read_scalars(&out).unwrap();

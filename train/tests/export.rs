@@ -20,8 +20,8 @@ fn tmp(name: &str) -> PathBuf {
 
 fn trained(name: &str) -> (PathBuf, Texas42) {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.total_hands = 40;
-    cfg.eval_every = 0;
+    cfg.run.total_hands = 40;
+    cfg.eval.eval_every = 0;
     let out = tmp(name);
     let game = Texas42::new(Texas42Rules::STANDARD);
     train(game, &cfg, &out, false, Device::flex(), &mut ()).unwrap();

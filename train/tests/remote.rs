@@ -43,8 +43,8 @@ fn play(worker: &mut RolloutWorker, job: &Job) -> Vec<u8> {
 fn drive(cfg: &TrainConfig, out: &Path, replace: impl Fn(u64) -> bool) -> (std::path::PathBuf, u64, u64) {
     let mut learner = Learner::new(cfg.clone(), out, false, Device::flex()).unwrap();
     let mut workers: Vec<RolloutWorker> =
-        (0..cfg.workers).map(|w| RolloutWorker::new(cfg.clone(), w, Device::flex()).unwrap()).collect();
-    let lag = cfg.policy_lag as u64;
+        (0..cfg.run.workers).map(|w| RolloutWorker::new(cfg.clone(), w, Device::flex()).unwrap()).collect();
+    let lag = cfg.run.policy_lag as u64;
     let first = learner.state().update;
     // The jobs of the rollouts to come, oldest first; a worker plays them in order.
     let mut queue: VecDeque<Job> = (first..=first + lag).map(|k| job(&learner, k)).collect();
@@ -66,8 +66,12 @@ fn drive(cfg: &TrainConfig, out: &Path, replace: impl Fn(u64) -> bool) -> (std::
 fn a_driver_of_the_halves_trains_the_weights_of_bones_train_with_as_many_workers() {
     let init = start("start-remote").display().to_string();
     for cfg in [
-        TrainConfig { init: init.clone(), ..config(2, 1) },
-        TrainConfig { init: init.clone(), critic: CriticKind::Oracle, total_hands: 40, ..config(3, 0) },
+        config(2, 1).with(|c| c.run.init = init.clone()),
+        config(3, 0).with(|c| {
+            c.run.init = init.clone();
+            c.ppo.critic = CriticKind::Oracle;
+            c.run.total_hands = 40;
+        }),
     ] {
         let (threads, halves) = (tmp("remote-threads"), tmp("remote-halves"));
         let game = Texas42::new(Texas42Rules::STANDARD);
@@ -77,7 +81,7 @@ fn a_driver_of_the_halves_trains_the_weights_of_bones_train_with_as_many_workers
         assert!(
             outputs_of(&dir, &cfg) == outputs_of(&want.checkpoint, &cfg),
             "the halves trained other weights than `bones train --workers {}`",
-            cfg.workers
+            cfg.run.workers
         );
         let _ = std::fs::remove_dir_all(&threads);
         let _ = std::fs::remove_dir_all(&halves);
@@ -87,7 +91,7 @@ fn a_driver_of_the_halves_trains_the_weights_of_bones_train_with_as_many_workers
 
 #[test]
 fn a_replaced_worker_deals_new_games_and_each_rollout_is_counted_once() {
-    let cfg = TrainConfig { total_hands: 60, ..config(2, 1) };
+    let cfg = config(2, 1).with(|c| c.run.total_hands = 60);
     let out = tmp("remote-replaced");
     let (dir, update, decisions) = drive(&cfg, &out, |update| update == 2 || update == 3);
     assert!(update >= 4);
@@ -122,7 +126,7 @@ fn the_learner_refuses_shards_of_another_update_a_second_shard_and_foreign_bytes
     assert!(refused(&mut learner, &[&a, &b]).contains("it is of update 0; the learner is at update 1"));
 
     // Weights of another run, and a second rollout of one set of weights.
-    let other = Learner::new(TrainConfig { seed: 99, ..cfg.clone() }, &tmp("remote-other"), false, Device::flex());
+    let other = Learner::new(cfg.clone().with(|c| c.run.seed = 99), &tmp("remote-other"), false, Device::flex());
     let foreign = other.unwrap().weights(1).unwrap();
     let e = w0.set_weights(&foreign).unwrap_err().to_string();
     assert!(e.contains("seed 99") && e.contains("this one trains texas42 with seed"), "{e}");

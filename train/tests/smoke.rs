@@ -25,7 +25,7 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
     let out = tmp("texas42");
     let game = Texas42::new(Texas42Rules::STANDARD);
     let summary = train(game, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
-    assert!(summary.state.hands >= cfg.total_hands);
+    assert!(summary.state.hands >= cfg.run.total_hands);
     assert!(summary.state.update >= 2);
 
     // The event file holds CleanRL's scalars, all finite.
@@ -48,18 +48,18 @@ fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
 
     // Resume continues from the counters.
     let mut more = cfg.clone();
-    more.total_hands = summary.state.hands + 40;
+    more.run.total_hands = summary.state.hands + 40;
     let resumed = train(game, &more, &out, true, Device::flex(), &mut ()).unwrap();
     assert!(resumed.state.update > summary.state.update);
-    assert!(resumed.state.hands >= more.total_hands);
+    assert!(resumed.state.hands >= more.run.total_hands);
     let _ = std::fs::remove_dir_all(&out);
 }
 
 #[test]
 fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.critic = CriticKind::Oracle;
-    cfg.total_hands = 60;
+    cfg.ppo.critic = CriticKind::Oracle;
+    cfg.run.total_hands = 60;
     let out = tmp("oracle");
     let game = Texas42::new(Texas42Rules::STANDARD);
     let summary = train(game, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
@@ -77,12 +77,12 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
 
     // Resuming with the other critic is refused; with the same one it continues.
     let mut public = cfg.clone();
-    public.critic = CriticKind::Public;
-    public.total_hands = summary.state.hands + 20;
+    public.ppo.critic = CriticKind::Public;
+    public.run.total_hands = summary.state.hands + 20;
     let e = train(game, &public, &out, true, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("critic=oracle") && e.contains("critic=public"), "{e}");
     let mut more = cfg.clone();
-    more.total_hands = summary.state.hands + 20;
+    more.run.total_hands = summary.state.hands + 20;
     let resumed = train(game, &more, &out, true, Device::flex(), &mut ()).unwrap();
     assert!(resumed.state.update > summary.state.update);
     let _ = std::fs::remove_dir_all(&out);
@@ -91,10 +91,10 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
 #[test]
 fn doubles_trains_with_the_same_trainer() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.game = "doubles".into();
-    cfg.players = 3;
-    cfg.total_hands = 30;
-    cfg.reward_scale = 0.01;
+    cfg.model.game = "doubles".into();
+    cfg.model.players = 3;
+    cfg.run.total_hands = 30;
+    cfg.model.reward_scale = 0.01;
     let out = tmp("doubles");
     let rules = bones_env::rules::DoublesRules { players: 3, ..Default::default() };
     let summary = train(Doubles::new(rules), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
@@ -115,15 +115,15 @@ fn resume_without_a_checkpoint_is_a_clear_error() {
 /// `teacher_coef` 5 and no entropy bonus), for the imitation tests.
 pub fn imitation_config() -> TrainConfig {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.game = "doubles".into();
-    cfg.total_hands = 300;
-    cfg.num_envs = 16;
-    cfg.num_steps = 32;
-    cfg.hidden = 64;
-    cfg.reward_scale = 0.01;
-    cfg.learning_rate = 3e-3;
-    cfg.ent_coef = 0.0;
-    cfg.teacher_coef = 5.0;
+    cfg.model.game = "doubles".into();
+    cfg.run.total_hands = 300;
+    cfg.ppo.num_envs = 16;
+    cfg.ppo.num_steps = 32;
+    cfg.model.hidden = 64;
+    cfg.model.reward_scale = 0.01;
+    cfg.ppo.learning_rate = 3e-3;
+    cfg.ppo.ent_coef = 0.0;
+    cfg.ppo.teacher_coef = 5.0;
     cfg
 }
 
@@ -132,7 +132,7 @@ fn a_teacher_run_learns_to_imitate_its_teacher() {
     // Doubles with `highest` as the teacher (the legal domino with the most
     // pips: easy to imitate): the cross-entropy against its choices falls.
     let mut cfg = imitation_config();
-    cfg.teacher = "highest".into();
+    cfg.ppo.teacher = "highest".into();
     let out = tmp("teacher");
     let summary = train(Doubles::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     let scalars = read_scalars(&out).unwrap();
@@ -143,11 +143,11 @@ fn a_teacher_run_learns_to_imitate_its_teacher() {
     let _ = std::fs::remove_dir_all(&out);
 
     // A teacher that is not an agent spec, or not for this game, is a config error.
-    cfg.teacher = "pimc:worlds=0".into();
+    cfg.ppo.teacher = "pimc:worlds=0".into();
     assert!(cfg.validate().unwrap_err().contains("`teacher`"));
-    cfg.teacher = "highest".into();
+    cfg.ppo.teacher = "highest".into();
     let e =
-        train(Texas42::default(), &TrainConfig { game: "texas42".into(), ..cfg }, &out, false, Device::flex(), &mut ())
+        train(Texas42::default(), &cfg.with(|c| c.model.game = "texas42".into()), &out, false, Device::flex(), &mut ())
             .unwrap_err()
             .to_string();
     assert!(e.contains("`teacher`") && e.contains("does not play texas42"), "{e}");
@@ -180,9 +180,9 @@ fn doubles_decisions(dir: &std::path::Path) -> Vec<(usize, f32)> {
 #[test]
 fn init_starts_a_run_from_a_trained_policy() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.game = "doubles".into();
-    cfg.total_hands = 30;
-    cfg.reward_scale = 0.01;
+    cfg.model.game = "doubles".into();
+    cfg.run.total_hands = 30;
+    cfg.model.reward_scale = 0.01;
     let first = tmp("init-a");
     train(Doubles::default(), &cfg, &first, false, Device::flex(), &mut ()).unwrap();
     let trained = checkpoint::latest(&first.join("checkpoints")).unwrap();
@@ -190,14 +190,18 @@ fn init_starts_a_run_from_a_trained_policy() {
     // A second run from those weights with a vanishing learning rate ends
     // where the first left off; from a fresh start it would not.
     let second = tmp("init-b");
-    let tiny = TrainConfig { init: trained.display().to_string(), learning_rate: 1e-12, seed: 99, ..cfg.clone() };
+    let tiny = cfg.clone().with(|c| {
+        c.run.init = trained.display().to_string();
+        c.ppo.learning_rate = 1e-12;
+        c.run.seed = 99;
+    });
     train(Doubles::default(), &tiny, &second, false, Device::flex(), &mut ()).unwrap();
     let continued = checkpoint::latest(&second.join("checkpoints")).unwrap();
     assert_eq!(doubles_decisions(&continued), doubles_decisions(&trained));
     let fresh = tmp("init-c");
     train(
         Doubles::default(),
-        &TrainConfig { init: String::new(), ..tiny.clone() },
+        &tiny.clone().with(|c| c.run.init = String::new()),
         &fresh,
         false,
         Device::flex(),
@@ -211,7 +215,7 @@ fn init_starts_a_run_from_a_trained_policy() {
     let from_run = tmp("init-e");
     train(
         Doubles::default(),
-        &TrainConfig { init: first.display().to_string(), ..tiny.clone() },
+        &tiny.clone().with(|c| c.run.init = first.display().to_string()),
         &from_run,
         false,
         Device::flex(),
@@ -223,13 +227,13 @@ fn init_starts_a_run_from_a_trained_policy() {
         doubles_decisions(&checkpoint::latest(&from_run.join("checkpoints")).unwrap()),
         doubles_decisions(&picked)
     );
-    let nowhere = TrainConfig { init: fresh.join("no-such-folder").display().to_string(), ..tiny.clone() };
+    let nowhere = tiny.clone().with(|c| c.run.init = fresh.join("no-such-folder").display().to_string());
     let missing = tmp("init-f");
     let e = train(Doubles::default(), &nowhere, &missing, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`init`") && e.contains("no-such-folder"), "{e}");
 
     // Weights of another shape are refused with both shapes named.
-    let wider = TrainConfig { hidden: cfg.hidden * 2, ..tiny };
+    let wider = tiny.with(|c| c.model.hidden = cfg.model.hidden * 2);
     let refused = tmp("init-d");
     let e = train(Doubles::default(), &wider, &refused, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`init`") && e.contains("hidden=32") && e.contains("hidden=64"), "{e}");
@@ -246,7 +250,7 @@ fn a_frozen_opponent_plays_the_other_side_of_every_game() {
     assert_eq!(plain.profile.seconds(Phase::Opponent), 0.0);
     let _ = std::fs::remove_dir_all(&out);
 
-    cfg.opponent = "heuristic".into();
+    cfg.opponents.opponent = "heuristic".into();
     let summary = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     assert!(summary.profile.seconds(Phase::Opponent) > 0.0);
     // Every game is against the opponent: the learner's return against it is
@@ -257,9 +261,9 @@ fn a_frozen_opponent_plays_the_other_side_of_every_game() {
     let _ = std::fs::remove_dir_all(&out);
 
     // An opponent that is not an agent spec, or not for this game, is a config error.
-    cfg.opponent = "pimc:worlds=0".into();
+    cfg.opponents.opponent = "pimc:worlds=0".into();
     assert!(cfg.validate().unwrap_err().contains("`opponent`"));
-    cfg.opponent = "highest".into();
+    cfg.opponents.opponent = "highest".into();
     let e = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`opponent`") && e.contains("does not play texas42"), "{e}");
     let _ = std::fs::remove_dir_all(&out);

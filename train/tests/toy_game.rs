@@ -322,10 +322,10 @@ fn a_toy_game_is_played_by_random_agents_in_the_arena() {
 #[test]
 fn a_toy_game_trains_for_one_update() {
     let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.game = "highcard".into();
-    cfg.total_hands = 10;
-    cfg.num_steps = 8;
-    cfg.eval_every = 1;
+    cfg.model.game = "highcard".into();
+    cfg.run.total_hands = 10;
+    cfg.ppo.num_steps = 8;
+    cfg.eval.eval_every = 1;
     let out = std::env::temp_dir().join(format!("bones-toy-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let summary = train(HighCard, &cfg, &out, false, Device::flex(), &mut ()).unwrap();

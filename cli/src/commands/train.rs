@@ -98,26 +98,26 @@ impl GameVisitor for Train<'_> {
 pub fn run(args: TrainArgs) -> Result<i32> {
     let mut cfg = TrainConfig::load(&args.config).map_err(usage)?;
     if let Some(g) = args.game {
-        cfg.game = g;
+        cfg.model.game = g;
     }
     if let Some(p) = args.players {
-        cfg.players = p;
+        cfg.model.players = p;
     }
     if let Some(h) = args.hands {
-        cfg.total_hands = h;
+        cfg.run.total_hands = h;
     }
     if let Some(s) = args.seed {
-        cfg.seed = s;
+        cfg.run.seed = s;
     }
     if let Some(w) = args.workers {
-        cfg.workers = w;
+        cfg.run.workers = w;
     }
     cfg.validate().map_err(|e| usage(format!("config: {e}")))?;
     let game = cfg.game().map_err(|e| usage(format!("config: {e}")))?;
     let name = std::path::Path::new(&args.config).file_stem().and_then(|s| s.to_str()).unwrap_or("run").to_string();
     let out = args.out.unwrap_or_else(|| PathBuf::from("runs").join(name));
     let dev = device(args.device)?;
-    let bar = ProgressBar::new(cfg.total_hands);
+    let bar = ProgressBar::new(cfg.run.total_hands);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} hands {msg}")
             .expect("valid template")
@@ -144,4 +144,22 @@ pub fn run(args: TrainArgs) -> Result<i32> {
         println!("peak memory (RSS): {:.2} GiB", rss as f64 / (1u64 << 30) as f64);
     }
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::{Cli, Command};
+    use clap::Parser;
+
+    #[test]
+    fn bones_train_without_a_config_trains_configs_cpu_quick_toml() {
+        let Cli { command: Command::Train(args) } = Cli::parse_from(["bones", "train"]) else {
+            panic!("`bones train` parses as another command");
+        };
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-quick.toml");
+        let cfg = TrainConfig::load(&args.config).unwrap();
+        assert_eq!(cfg, TrainConfig::load(file.to_str().unwrap()).unwrap());
+        assert_eq!(cfg, TrainConfig::default());
+    }
 }

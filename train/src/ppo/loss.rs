@@ -34,7 +34,7 @@ pub(super) struct Losses {
 pub(super) fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) -> Losses {
     let Outputs { logp_all, value, critic_value } = outputs;
     let Targets { act, old_logp, adv, ret, old_v, teacher } = targets;
-    let adv = if cfg.norm_adv { normalise(adv) } else { adv };
+    let adv = if cfg.ppo.norm_adv { normalise(adv) } else { adv };
     let logp = logp_all.clone().gather(1, act);
     let logratio = logp - old_logp;
     let ratio = logratio.clone().exp();
@@ -42,12 +42,12 @@ pub(super) fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) ->
     // Diagnostics (no gradient).
     let r = ratio.clone().detach();
     let approx_kl = (r.clone() - 1.0 - logratio.detach()).mean();
-    let clipfrac = (r - 1.0).abs().greater_elem(cfg.clip_coef).float().mean();
+    let clipfrac = (r - 1.0).abs().greater_elem(cfg.ppo.clip_coef).float().mean();
 
     let pg1 = adv.clone().neg() * ratio.clone();
-    let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.clip_coef, 1.0 + cfg.clip_coef);
+    let pg2 = adv.neg() * ratio.clamp(1.0 - cfg.ppo.clip_coef, 1.0 + cfg.ppo.clip_coef);
     let pg_loss = pg1.max_pair(pg2).mean();
-    let clip = cfg.clip_vloss.then_some((old_v, cfg.clip_coef));
+    let clip = cfg.ppo.clip_vloss.then_some((old_v, cfg.ppo.clip_coef));
     // The loss of the critic giving the advantages, plus (oracle) the policy's own head.
     let (v_loss, head_loss) = match critic_value {
         Some(cv) => (value_loss(cv, ret.clone(), clip), Some(value_loss(value, ret, None))),
@@ -59,13 +59,13 @@ pub(super) fn ppo_loss(outputs: Outputs, targets: Targets, cfg: &TrainConfig) ->
     });
     let device = logp_all.device();
     let entropy = (logp_all.clone().exp() * logp_all).sum_dim(1).neg().mean();
-    let mut total = pg_loss.clone() - entropy.clone() * cfg.ent_coef + v_loss.clone() * cfg.vf_coef;
+    let mut total = pg_loss.clone() - entropy.clone() * cfg.ppo.ent_coef + v_loss.clone() * cfg.ppo.vf_coef;
     if let Some(h) = head_loss {
-        total = total + h * cfg.vf_coef;
+        total = total + h * cfg.ppo.vf_coef;
     }
     let teacher_loss = match teacher_loss {
         Some(t) => {
-            total = total + t.clone() * cfg.teacher_coef;
+            total = total + t.clone() * cfg.ppo.teacher_coef;
             t.detach()
         }
         None => Tensor::zeros([1], &device),

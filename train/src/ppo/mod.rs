@@ -83,17 +83,17 @@ pub fn update(
     if n == 0 {
         return (nets, stats);
     }
-    let mb_size = n.div_ceil(cfg.num_minibatches.max(1)).max(1);
+    let mb_size = n.div_ceil(cfg.ppo.num_minibatches.max(1)).max(1);
     // On the CPU the input layer is computed on the host from the observations'
     // non-zero entries, and its gradients added after the backward pass; other
     // devices take the dense observations, uploaded with the other columns.
-    let sparse = cfg.sparse_input && sparse_on(device) && nets.model.input_layer().is_some();
+    let sparse = cfg.run.sparse_input && sparse_on(device) && nets.model.input_layer().is_some();
     let dense_obs = !sparse || nets.critic.is_some();
     let columns =
         profile.time(Phase::UpdateForward, || Columns::upload(rollout, advantages, returns, dense_obs, device));
     let mut order: Vec<usize> = (0..n).collect();
     let mut sums = LossParts::<f32>::default();
-    'epochs: for _ in 0..cfg.update_epochs {
+    'epochs: for _ in 0..cfg.ppo.update_epochs {
         order.shuffle(rng);
         for mb in order.chunks(mb_size) {
             let (input, losses) = profile.time(Phase::UpdateForward, || {
@@ -106,14 +106,14 @@ pub fn update(
             });
             let grads = profile.time(Phase::UpdateBackward, || backward(&nets, losses.total, input));
             let (stepped, grad_norm) =
-                profile.time(Phase::Optimizer, || optimizer_step(nets, optim, grads, cfg.max_grad_norm, lr));
+                profile.time(Phase::Optimizer, || optimizer_step(nets, optim, grads, cfg.ppo.max_grad_norm, lr));
             nets = stepped;
             // The minibatch's one read back from the device: its statistics.
             let read = profile.time(Phase::Optimizer, || MinibatchStats::read(losses.parts, grad_norm));
             sums = sums.add(read.losses);
             stats.grad_norm = read.grad_norm;
             stats.minibatches += 1;
-            if cfg.target_kl > 0.0 && read.losses.approx_kl > cfg.target_kl {
+            if cfg.ppo.target_kl > 0.0 && read.losses.approx_kl > cfg.ppo.target_kl {
                 break 'epochs;
             }
         }
@@ -195,12 +195,16 @@ mod tests {
         let (rollout, adv, ret) = random_rollout(16, 24);
         // Two epochs of four minibatches, no early stop: later minibatches must
         // see the weights Adam changed with the sparse layer's gradients.
-        let base =
-            TrainConfig { update_epochs: 2, num_minibatches: 4, target_kl: 0.0, hidden: 64, ..TrainConfig::default() };
+        let base = TrainConfig::default().with(|c| {
+            c.ppo.update_epochs = 2;
+            c.ppo.num_minibatches = 4;
+            c.ppo.target_kl = 0.0;
+            c.model.hidden = 64;
+        });
         let model =
             bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let run = |sparse_input: bool| {
-            let cfg = TrainConfig { sparse_input, ..base.clone() };
+            let cfg = base.clone().with(|c| c.run.sparse_input = sparse_input);
             let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
             let mut rng = ChaCha8Rng::seed_from_u64(1);
             let (Nets { model, .. }, stats) = update(
@@ -266,14 +270,14 @@ mod tests {
             bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let before = teacher_cross_entropy(&model, &rollout, &labelled, &device);
         let run = |teacher_coef: f32, epochs: usize| {
-            let cfg = TrainConfig {
-                update_epochs: epochs,
-                num_minibatches: 1,
-                target_kl: 0.0,
-                hidden: 64,
-                teacher_coef,
-                ..TrainConfig::default()
-            };
+            let cfg = TrainConfig::default().with(|c| {
+                c.ppo.update_epochs = epochs;
+                c.ppo.num_minibatches = 1;
+                c.ppo.target_kl = 0.0;
+                c.model.hidden = 64;
+                c.ppo.teacher_coef = teacher_coef;
+                c.ppo.ent_coef = 0.01;
+            });
             let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
             let mut rng = ChaCha8Rng::seed_from_u64(1);
             let (Nets { model: m, .. }, stats) = update(
@@ -304,7 +308,11 @@ mod tests {
         for t in &mut plain.steps {
             t.teacher = None;
         }
-        let cfg = TrainConfig { update_epochs: 1, num_minibatches: 1, hidden: 64, ..TrainConfig::default() };
+        let cfg = TrainConfig::default().with(|c| {
+            c.ppo.update_epochs = 1;
+            c.ppo.num_minibatches = 1;
+            c.model.hidden = 64;
+        });
         let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
         let (_, stats) = update(
             Nets { model: model.clone(), critic: None },

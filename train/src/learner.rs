@@ -1,0 +1,113 @@
+//! The networks a run trains and their optimizer (the learner's), and how a
+//! run gets them: fresh from its seed, from the weights of `init`, or resumed
+//! from its latest checkpoint.
+
+use crate::checkpoint::{self, critic_config, policy_config, RunState};
+use crate::collector::Dims;
+use crate::config::TrainConfig;
+use crate::critic::Critic;
+use crate::error::TrainError;
+use bones_policy::model::Policy;
+use burn::optim::{AdamConfig, ModuleOptimizer};
+use burn::prelude::*;
+use std::path::Path;
+
+/// The networks being trained (on the autodiff device) and their optimizer.
+pub(crate) struct Learner {
+    /// The policy with its value head.
+    pub(crate) model: Policy,
+    /// The oracle critic, with `critic = "oracle"`.
+    pub(crate) critic: Option<Critic>,
+    /// One Adam for both networks.
+    pub(crate) optim: ModuleOptimizer,
+}
+
+/// Held while seeding burn's random source and drawing initial weights
+/// (burn's source is one per process).
+static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A network made by `blank` on `device` (its initial draws under [`INIT`],
+/// so they never fall between another run's seeding and its draws) with the
+/// parameters of `record`, a burnpack record of a network of its shape.
+pub(crate) fn load_record<M: burn::module::Module>(
+    blank: impl FnOnce(&Device) -> M,
+    device: &Device,
+    record: &[u8],
+) -> Result<M, burn::store::RecordError> {
+    let net = {
+        let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        blank(device)
+    };
+    checkpoint::from_record_bytes(net, record)
+}
+
+/// Fresh networks, optimizer and counters; with `resume`, those of the latest
+/// checkpoint under `ck_root` (refused if it has another game or network shape).
+pub(crate) fn load_or_init(
+    cfg: &TrainConfig,
+    dims: Dims,
+    ck_root: &Path,
+    resume: bool,
+    train_device: &Device,
+) -> Result<(Learner, RunState), TrainError> {
+    let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
+    // Initialised even when resuming (the loads replace them), so the seeded
+    // initialisation draws the same whether or not a run resumes. burn's
+    // random source is the backend's, one per process: the seeding and the
+    // draws hold a lock, so runs started side by side in one process (tests,
+    // a Python program's threads) each get their seed's weights.
+    let seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    train_device.seed(cfg.run.seed);
+    let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
+    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(train_device));
+    drop(seeded);
+    let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+    let mut state = RunState::default();
+    if resume {
+        let dir = checkpoint::latest(ck_root)
+            .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
+        let (saved, saved_state) = checkpoint::read_meta(&dir)?;
+        let shape = |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.ppo.critic);
+        if shape(&saved) != shape(cfg) {
+            return Err(TrainError::Resume(format!(
+                "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
+                dir.display(),
+                saved.model.game,
+                saved.model.hidden,
+                saved.model.depth,
+                saved.ppo.critic,
+                cfg.model.game,
+                cfg.model.hidden,
+                cfg.model.depth,
+                cfg.ppo.critic
+            )));
+        }
+        model = checkpoint::load_model(&dir, ol, na, train_device)?;
+        if critic.is_some() {
+            critic = Some(checkpoint::load_critic(&dir, ol, orl, train_device)?);
+        }
+        optim = checkpoint::load_optim(&dir, optim)?;
+        state = saved_state;
+    } else if !cfg.run.init.trim().is_empty() {
+        // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
+        let dir = bones_policy::agent::resolve(Path::new(cfg.run.init.trim()))
+            .map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
+        let saved = checkpoint::read_config(&dir)?;
+        if (&saved.model.game, saved.model.hidden, saved.model.depth)
+            != (&cfg.model.game, cfg.model.hidden, cfg.model.depth)
+        {
+            return Err(TrainError::Config(format!(
+                "`init`: {} is a {} policy with hidden={} depth={}; this config trains {} with hidden={} depth={}",
+                dir.display(),
+                saved.model.game,
+                saved.model.hidden,
+                saved.model.depth,
+                cfg.model.game,
+                cfg.model.hidden,
+                cfg.model.depth
+            )));
+        }
+        model = checkpoint::load_model(&dir, ol, na, train_device)?;
+    }
+    Ok((Learner { model, critic, optim }, state))
+}
