@@ -13,6 +13,10 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+/// What a replay gives: the game under the record's rules, the state after its
+/// actions and the replay's `result` object.
+pub type Replayed<G> = (G, Series<G>, Value);
+
 /// Declares a game's typed record: the struct (keys serialize in field order,
 /// unknown keys are refused) with its `game` key first (read by the
 /// deserializer named `$check`), then the game's own keys as given (all
@@ -108,7 +112,7 @@ pub trait TypedRecord: Serialize + DeserializeOwned {
 
     /// Replays the record: the game under its rules, the state after its
     /// actions and the replay's `result` object (as `bones replay` gives them).
-    fn replay(&self) -> Result<(Self::Game, Series<Self::Game>, Value), RecordError> {
+    fn replay(&self) -> Result<Replayed<Self::Game>, RecordError> {
         let Value::Object(mut map) = self.to_json() else { unreachable!("a record is an object") };
         replay::<Self>(&mut map)
     }
@@ -117,9 +121,7 @@ pub trait TypedRecord: Serialize + DeserializeOwned {
 /// Replays a record object of `R`'s game, filling in what its deal echoes
 /// ([`Dealt::echo`]). Returns the game, the state after the actions and the
 /// `result` object.
-pub(crate) fn replay<R: TypedRecord>(
-    record: &mut Map<String, Value>,
-) -> Result<(R::Game, Series<R::Game>, Value), RecordError> {
+pub(crate) fn replay<R: TypedRecord>(record: &mut Map<String, Value>) -> Result<Replayed<R::Game>, RecordError> {
     let Dealt { game, mut state, echo } = R::read_deal(record)?;
     get_annotations(record)?;
     record.extend(echo);
