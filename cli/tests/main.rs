@@ -7,6 +7,8 @@ mod bones_cmd;
 mod cli_usage;
 mod exploit;
 mod play;
+mod runs;
 mod serve;
 mod views;
 mod web_api;
+mod web_deals;

@@ -15,13 +15,13 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::time::Duration;
 
-fn server(idle: Duration, max_games: usize) -> WebServer {
+pub(crate) fn server(idle: Duration, max_games: usize) -> WebServer {
     let config = WebConfig { port: 0, idle_timeout: idle, max_games, ..WebConfig::default() };
     start(config).expect("the server starts on a free port")
 }
 
 /// One HTTP/1.1 exchange (`Connection: close`): the status and the body as JSON.
-fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>) -> (u16, Value) {
+pub(crate) fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>) -> (u16, Value) {
     let mut s = TcpStream::connect(addr).expect("connect");
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
     let body = body.unwrap_or(b"");
@@ -40,12 +40,12 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&[u8]>) -> (u16
     (status, serde_json::from_str(body).unwrap_or_else(|e| panic!("JSON answer ({e}): {body}")))
 }
 
-fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
+pub(crate) fn post(addr: SocketAddr, path: &str, body: &Value) -> (u16, Value) {
     http(addr, "POST", path, Some(body.to_string().as_bytes()))
 }
 
 /// Expects a 4xx/5xx answer `{"error"}` whose message holds every one of `words`.
-fn expect_error(reply: (u16, Value), status: u16, words: &[&str]) {
+pub(crate) fn expect_error(reply: (u16, Value), status: u16, words: &[&str]) {
     let (got, body) = reply;
     let msg = body["error"].as_str().unwrap_or_else(|| panic!("no `error` in {body}"));
     assert_eq!(got, status, "{msg}");
@@ -56,7 +56,7 @@ fn expect_error(reply: (u16, Value), status: u16, words: &[&str]) {
 }
 
 /// The dominoes named anywhere in a JSON value (`"6-4"`, `"6-4@6"` name 6-4).
-fn dominoes_named(v: &Value, out: &mut BTreeSet<String>) {
+pub(crate) fn dominoes_named(v: &Value, out: &mut BTreeSet<String>) {
     match v {
         Value::String(s) => {
             let d = s.split('@').next().unwrap_or("");
@@ -106,7 +106,11 @@ impl RecordVisitor for Hidden {
 
 /// Plays a whole game by requests (the person takes the legal action picked
 /// by `pick`); returns every state answered and the final one.
-fn play_game(addr: SocketAddr, request: Value, pick: impl Fn(usize, &[Value]) -> usize) -> (Vec<Value>, Value) {
+pub(crate) fn play_game(
+    addr: SocketAddr,
+    request: Value,
+    pick: impl Fn(usize, &[Value]) -> usize,
+) -> (Vec<Value>, Value) {
     let (status, created) = post(addr, "/api/games", &request);
     assert_eq!(status, 201, "{created}");
     let id = created["id"].as_str().unwrap().to_string();
@@ -142,7 +146,7 @@ fn play_game(addr: SocketAddr, request: Value, pick: impl Fn(usize, &[Value]) ->
 
 /// Checks the final state's record and result against the library's replay,
 /// and that no state before the end held what the person may not know.
-fn check_game(states: &[Value], last: &Value) {
+pub(crate) fn check_game(states: &[Value], last: &Value) {
     let record = &last["record"];
     let (replayed, ok) = replay_line(&record.to_string(), 1);
     assert!(ok, "the record replays: {replayed}");
@@ -189,7 +193,8 @@ fn check_game(states: &[Value], last: &Value) {
             assert!(!named.contains(&d.to_string()), "hidden {d} shown: {current}");
         }
         // A finished deal's summary (its review included) names only dominoes
-        // played in that deal or dealt to the person in it.
+        // played in that deal or dealt to the person's side in it (Texas 42:
+        // the partner's review, once the hand is over, names the partner's).
         let mut start = 0;
         for deal in deals.as_array().unwrap() {
             let end = deal["end"].as_u64().unwrap() as usize;
@@ -197,8 +202,15 @@ fn check_game(states: &[Value], last: &Value) {
             dominoes_named(&Value::Array(history[start..end].to_vec()), &mut in_deal);
             let mut dealt = record.clone();
             dealt["actions"] = Value::Array(actions[..start].to_vec());
-            let (own_then, _, _) = load_record(&dealt, Hidden(seat)).unwrap();
+            let (own_then, _, hands_then) = load_record(&dealt, Hidden(seat)).unwrap();
             in_deal.extend(own_then.iter().map(|d| d.to_string()));
+            // What the person drew in the deal is in their hand at its end, or was played.
+            dealt["actions"] = Value::Array(actions[..end - 1].to_vec());
+            let (own_at_end, _, _) = load_record(&dealt, Hidden(seat)).unwrap();
+            in_deal.extend(own_at_end.iter().map(|d| d.to_string()));
+            if last["game"] == "texas42" {
+                in_deal.extend(hands_then[(seat + 2) % 4].iter().map(|d| d.to_string()));
+            }
             dominoes_named(deal, &mut shown);
             assert!(shown.is_subset(&in_deal), "{deal}");
             start = end;
@@ -455,7 +467,7 @@ fn the_levels_are_listed_per_game_and_a_request_names_one_or_a_spec() {
 }
 
 /// Plays the person's turns with `pick` until `stop` says so or the game ends; the last state.
-fn play_until(a: SocketAddr, id: &str, mut st: Value, stop: impl Fn(&Value) -> bool) -> Value {
+pub(crate) fn play_until(a: SocketAddr, id: &str, mut st: Value, stop: impl Fn(&Value) -> bool) -> Value {
     while st["done"] == false && !stop(&st) {
         let action = st["legal"][0].clone();
         let ply = st["history"].as_array().unwrap().len();
@@ -589,27 +601,11 @@ fn each_finished_hand_carries_its_review_the_record_its_annotations_and_the_cli_
     let reviews: Vec<&Value> = deals.iter().map(|d| &d["review"]).collect();
     assert_eq!(notes["reviews"], json!(reviews));
     // `bones replay --review --json` on the saved record gives the page's numbers.
-    let dir = std::env::temp_dir().join(format!("bones-review-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("game.json");
-    std::fs::write(&file, format!("{record}\n")).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
-        .args(["replay", "--review", "--json"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let cli: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cli = crate::web_deals::cli_review(record, "review");
     assert_eq!(cli["reviews"], notes["reviews"], "the CLI's review is the page's");
     assert_eq!(cli["result"], last["result"]);
-    let text = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
-        .args(["replay", "--review"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let text = String::from_utf8(text.stdout).unwrap();
+    let text = crate::web_deals::replay_cli(record, "review-text", &["--review"]);
     assert!(text.contains("seat 2") && text.contains("with all hands open") && text.contains("hand 1:"), "{text}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn temp_db(name: &str) -> std::path::PathBuf {

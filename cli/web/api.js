@@ -35,3 +35,6 @@ export const getHistory = () => api("GET", "/api/history");
 
 // GET /api/history/{id}: a stored game's record.
 export const getRecord = (id) => api("GET", `/api/history/${encodeURIComponent(id)}`);
+
+// POST /api/replay: every position of a finished game's record, its deals and their reviews.
+export const postReplay = (record) => api("POST", "/api/replay", record);

@@ -51,7 +51,7 @@ export function moveFocus(step) {
 // After a redraw on the person's turn, a keyboard player keeps the focus on the legal moves.
 export function keepFocus() {
   const a = document.activeElement;
-  if (!ui.keyboardUser || !myTurn() || !$("overlay").hidden) return;
+  if (!ui.keyboardUser || !myTurn() || !$("summary").hidden) return;
   if (a && a !== document.body && document.body.contains(a)) return;
   const cs = legalControls();
   if (cs.length) cs[0].focus();

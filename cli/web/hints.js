@@ -54,12 +54,14 @@ function valueText(v, unit) {
   return Number(v).toFixed(1);
 }
 
-// The hint's moves, best first: by the level's value where it gives one (Hard), else by probability.
-function hintMoves(h) {
+// The hint's moves, best first: by the level's value where it gives one (Hard), else by
+// probability; the move the level would play first among equals, so the first listed is the one named.
+export function hintMoves(h) {
   const moves = (h.moves || []).slice();
   const values = moves.some((m) => m.value != null);
   const key = (m) => { const k = values ? m.value : m.prob; return k == null ? -Infinity : Number(k); };
-  return moves.sort((a, b) => key(b) - key(a));
+  const named = (m) => (m.action === h.action ? 1 : 0);
+  return moves.sort((a, b) => key(b) - key(a) || named(b) - named(a));
 }
 
 // The hint box: "Normal would play 6-4" and every legal move with its probability (and value).

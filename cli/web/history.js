@@ -1,9 +1,11 @@
 // Past games: the finished games the server stores (GET /api/history), each
-// with its levels, result, hints, points given up and its record to download.
+// with its levels, result, hints, points given up, a replay in the page and
+// its record to download.
 
 import { getHistory, getRecord } from "./api.js";
 import { $, escapeHtml, saveFile, showError } from "./dom.js";
 import { agentLabel, levelLabel, levelsOf } from "./levels.js";
+import { openReplay } from "./replay.js";
 import { showScreen } from "./screens.js";
 
 export async function showHistory() {
@@ -71,7 +73,7 @@ function historyRow(g) {
   const cells = [
     ["Date", `<time datetime="${escapeHtml(g.finished)}">${escapeHtml(dateText(g.finished))}</time>`],
     ["Game", escapeHtml(game)],
-    ["Levels", levelsText(g).map((l) => `<span class="line">${escapeHtml(l)}</span>`).join(" ")],
+    ["Levels", levelsText(g).map((l) => `<span class="line">${escapeHtml(l)}</span>`).join('<span class="sep">, </span>')],
     ["Result", `<span class="result ${escapeHtml(g.result)}">${escapeHtml(resultText(g))}</span>`],
     ["Hints", escapeHtml(g.hints ?? "—")],
     ["Given up", escapeHtml(g.points_lost ?? "—")],
@@ -79,15 +81,34 @@ function historyRow(g) {
   tr.innerHTML = cells.map(([label, c]) => `<td data-label="${label}">${c}</td>`).join("");
   const td = document.createElement("td");
   td.className = "record";
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "download";
-  b.textContent = "Download";
-  b.setAttribute("aria-label", `Download the record of game ${g.id} (${game}, ${dateText(g.finished)})`);
-  b.addEventListener("click", () => downloadPast(g, b));
-  td.appendChild(b);
+  const what = `game ${g.id} (${game}, ${dateText(g.finished)})`;
+  td.append(button("replay", "Replay", `Replay ${what}`, (b) => replayPast(g, b)),
+    button("download", "Download", `Download the record of ${what}`, (b) => downloadPast(g, b)));
   tr.appendChild(td);
   return tr;
+}
+
+function button(cls, text, label, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  b.textContent = text;
+  b.setAttribute("aria-label", label);
+  b.addEventListener("click", () => onClick(b));
+  return b;
+}
+
+// GET /api/history/{id}, then the game in the replay.
+async function replayPast(g, button) {
+  showError("");
+  button.disabled = true;
+  try {
+    await openReplay(await getRecord(g.id), "history");
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    button.disabled = false;
+  }
 }
 
 // GET /api/history/{id}: the game's record, saved as one JSON line that `bones replay` reads.

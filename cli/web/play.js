@@ -3,14 +3,15 @@
 
 import { createGame, deleteGame, postAction } from "./api.js";
 import { $, showError } from "./dom.js";
-import { dominoOf, isDomino, pretty } from "./dominoes.js";
+import { countOf, isDomino } from "./dominoes.js";
 import { drawHint, fillHintLevels } from "./hints.js";
 import { drawAll, drawCenter, drawHand, drawHintBar, drawSeats } from "./render.js";
+import { closeReplay } from "./replay.js";
 import { showScreen } from "./screens.js";
-import { seatNames } from "./seats.js";
 import { gameRequest } from "./setup.js";
 import { DELAY, sleep, ui } from "./state.js";
-import { gameOver, summary } from "./summary.js";
+import { gameOver, hideSummary, summary } from "./summary.js";
+import { drawHistory } from "./tricks.js";
 
 // The setup form's Start: POST /api/games, then the table.
 export async function startGame(ev) {
@@ -20,14 +21,16 @@ export async function startGame(ev) {
   $("start").disabled = true;
   try {
     const r = await createGame(req);
+    closeReplay();
     ui.gameId = r.id;
     ui.state = r.state;
-    Object.assign(ui, { shown: 0, trick: [], board: [], bubbles: {}, choosing: null, hint: null });
+    Object.assign(ui, { shown: 0, trick: null, lastTrick: null, board: null, bubbles: {}, choosing: null, hint: null });
     fillHintLevels(req.game, $("opponents").value);
     showScreen("play");
-    $("log").innerHTML = "";
+    hideSummary();
     drawHint();
     drawAll(ui.state, false);
+    drawHistory(ui.state, false);
     await animate(r.state);
   } catch (e) {
     showError(e.message);
@@ -40,7 +43,8 @@ export async function startGame(ev) {
 export function newGame() {
   if (ui.gameId) deleteGame(ui.gameId).catch(() => {});
   Object.assign(ui, { gameId: null, state: null, hint: null });
-  $("overlay").hidden = true;
+  closeReplay();
+  hideSummary();
   showScreen("setup");
   $("scoreboard").textContent = "";
   showError("");
@@ -86,21 +90,26 @@ export function clickMove(ev) {
   }
 }
 
+// The finished deal that move `i` of `st` belongs to (`null`: the deal in progress).
+const dealOf = (st, i) => st.deals.find((d) => d.end > i) || null;
+
 // Shows the moves of `st.history` not yet shown, one by one, then the state.
 async function animate(st) {
   ui.busy = true;
   drawHintBar();
-  const names = seatNames(st);
   for (let i = ui.shown; i < st.history.length; i++) {
     const h = st.history[i];
     const mine = h.seat === st.seat;
-    showMove(st, h, names);
+    showMove(st, h, i);
     ui.shown = i + 1;
     const deal = st.deals.find((d) => d.end === i + 1);
     if (deal) {
+      // The deal's end as it lies: the last trick (the board) stays on the table.
+      showDealEnd(st, deal);
+      drawHistory({ ...st, deals: st.deals.slice(0, st.deals.indexOf(deal) + 1) }, false);
       await sleep(DELAY);
       await summary(st, deal, st.deals.indexOf(deal));
-      Object.assign(ui, { trick: [], board: [], bubbles: {} });
+      Object.assign(ui, { trick: null, lastTrick: null, board: null, bubbles: {} });
       drawCenter(st); drawSeats(st, false);
     } else if (!mine || i + 1 < st.history.length) {
       await sleep(mine ? DELAY / 3 : DELAY);
@@ -112,19 +121,40 @@ async function animate(st) {
   if (st.done) await gameOver(st);
 }
 
-// One move of the history: the log, then the trick, the board or the seat's bubble.
-function showMove(st, h, names) {
-  const li = document.createElement("li");
-  li.textContent = `${names[h.seat]}: ${pretty(h.action)}`;
-  $("log").appendChild(li);
+// The table at the end of `deal`: its last trick, or its whole board.
+export function showDealEnd(st, deal) {
+  const t = deal.table;
+  if (!t) return;
+  if (st.game === "texas42") {
+    const tricks = t.tricks || [];
+    ui.trick = t.last_trick || null;
+    ui.lastTrick = tricks.length > 1 ? tricks[tricks.length - 2] : null;
+  } else if (st.game === "doubles") {
+    ui.board = { table: t, count: t.board.length };
+  }
+  drawCenter(st);
+}
+
+// One move of the history (its index `i`): the trick, the board or the seat's bubble.
+function showMove(st, h, i) {
+  const deal = dealOf(st, i);
+  const table = deal ? deal.table : st.table;
   if (st.game === "texas42" && isDomino(h.action)) {
-    const size = st.table && st.table.sitting_out != null ? 3 : 4;
-    if (ui.trick.length >= size) ui.trick = [];
-    ui.trick.push({ seat: h.seat, domino: h.action });
+    const size = table && table.sitting_out != null ? 3 : 4;
+    if (ui.trick && ui.trick.plays.length >= size) {
+      // The trick is over: its winner leads the next one.
+      const won = ui.trick.winner ?? h.seat;
+      const points = ui.trick.points ?? 1 + ui.trick.plays.reduce((n, p) => n + countOf(p.domino), 0);
+      ui.lastTrick = { ...ui.trick, winner: won, points };
+      ui.trick = null;
+    }
+    if (!ui.trick) ui.trick = { leader: h.seat, plays: [] };
+    ui.trick = { ...ui.trick, plays: [...ui.trick.plays, { seat: h.seat, domino: h.action }] };
     delete ui.bubbles[h.seat];
   } else if (st.game === "doubles" && isDomino(h.action)) {
-    const on = h.action.includes("@") ? Number(h.action.split("@")[1]) : null;
-    ui.board.push({ domino: dominoOf(h.action), seat: h.seat, on });
+    const start = st.deals.filter((d) => d.end <= i).reduce((e, d) => Math.max(e, d.end), 0);
+    const count = st.history.slice(start, i + 1).filter((m) => isDomino(m.action)).length;
+    ui.board = { table, count };
     ui.bubbles[h.seat] = h.action;
   } else {
     ui.bubbles[h.seat] = h.action;
@@ -132,3 +162,4 @@ function showMove(st, h, names) {
   drawCenter(st);
   drawSeats(st, false, h.seat);
 }
+

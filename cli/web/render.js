@@ -1,41 +1,58 @@
 // Drawing the table from a state the server answered: the scores, the seats,
-// the trick (Texas 42) or the board (Doubles), the deal's facts, the prompt
-// with its action buttons, and the person's hand. The controls carry their
-// moves (`data-action`, `data-moves`); play.js answers their clicks.
+// the trick and the last trick (Texas 42) or the board (Doubles), the deal's
+// facts, the prompt with its action buttons, the person's hand and the
+// history. The controls carry their moves (`data-action`, `data-moves`);
+// play.js answers their clicks.
 
+import { boardHtml } from "./board.js";
 import { keepFocus, markSuggested, numberControls } from "./controls.js";
 import { $, escapeHtml } from "./dom.js";
-import { dominoOf, dominoSvg, isDomino, pretty, trumpText } from "./dominoes.js";
+import { dominoOf, dominoSvg, isDomino, plural, pretty, trumpText } from "./dominoes.js";
 import { botLabel, position, seatNames, sideName } from "./seats.js";
 import { myTurn, ui } from "./state.js";
+import { trickHtml } from "./trick.js";
+import { drawHistory } from "./tricks.js";
 
 // Draws everything; `live`: `st` is the game as it is now (not a step of an animation).
 export function drawAll(st, live) {
-  if (live) {
-    // the table as the server says it is now
-    if (st.table && st.game === "texas42") {
-      // A trick just completed stays on the table (faded) until the next lead.
-      const t = st.table;
-      ui.trick = t.trick && t.trick.plays.length ? t.trick.plays.slice()
-        : t.last_trick && t.phase === "playing" ? t.last_trick.plays.map((p) => ({ ...p, done: true })) : [];
-    }
-    if (st.table && st.game === "doubles") ui.board = st.table.board.slice();
-    ui.bubbles = currentBubbles(st);
-  }
+  if (live) tableFromState(st);
   drawScores(st);
   drawSeats(st, live);
   drawCenter(st);
   drawInfo(st);
   drawPrompt(st, live);
-  drawHand(st, live && !ui.busy);
+  drawHand(st, live && !ui.busy && !st.replay);
   drawHintBar();
-  if (live) keepFocus();
+  if (live) {
+    drawHistory(st, true);
+    keepFocus();
+  }
+}
+
+// What lies on the table in `st` as the server says it is now: the trick on
+// the table and the last one before it (Texas 42), the board (Doubles).
+export function tableFromState(st) {
+  const t = st.table;
+  if (t && st.game === "texas42") {
+    const tricks = t.tricks || [];
+    if (t.trick && t.trick.plays.length) {
+      ui.trick = t.trick;
+      ui.lastTrick = t.last_trick || null;
+    } else {
+      // Between tricks, and at the end of the hand, the trick just won stays on the table.
+      ui.trick = t.last_trick || null;
+      ui.lastTrick = tricks.length > 1 ? tricks[tricks.length - 2] : null;
+    }
+  }
+  if (t && st.game === "doubles") ui.board = { table: t, count: t.board.length };
+  ui.bubbles = currentBubbles(st);
 }
 
 // Each seat's last action of the current deal (Texas 42: bids and trump only).
 function currentBubbles(st) {
   const start = st.deals.length ? st.deals[st.deals.length - 1].end : 0;
   const b = {};
+  if (st.history.length === start && st.deals.length) return b;
   for (const h of st.history.slice(start)) {
     if (st.game === "texas42" && isDomino(h.action)) delete b[h.seat];
     else b[h.seat] = h.action;
@@ -44,14 +61,15 @@ function currentBubbles(st) {
   return b;
 }
 
+// "Us 3 · Them 5 marks (to 7)"; a one-hand game has no target to name.
 export function drawScores(st) {
-  const t = st.rules && st.rules.target;
+  const t = st.episode === "game" && st.rules && st.rules.target;
   const unit = st.game === "texas42" ? (st.rules.scoring === "points" ? "points" : "marks") : "points";
   const parts = st.scores.map((v, side) => `${sideName(st, side)} ${v}`);
   $("scoreboard").textContent = `${parts.join(" · ")} ${unit}${t ? ` (to ${t})` : ""}`;
 }
 
-// The seats: name, level, dominoes held, last action; `acting`: the seat that just moved.
+// The seats: name, level, dominoes held (face up in a replay), last action; `acting`: the seat that just moved.
 export function drawSeats(st, live, acting) {
   const names = seatNames(st);
   for (const pos of ["top", "left", "right", "bottom"]) $(`pos-${pos}`).innerHTML = "";
@@ -59,48 +77,49 @@ export function drawSeats(st, live, acting) {
   for (let s = 0; s < st.players; s++) {
     const el = $(`pos-${position(st, s)}`);
     const bot = botLabel(st, s);
-    const who = names[s] + (bot ? ` <small title="${escapeHtml(st.agents[s] || "")}">${escapeHtml(bot)}</small>` : "");
+    const who = names[s] + (bot ? ` <small title="${escapeHtml(st.agents && st.agents[s] || "")}">${escapeHtml(bot)}</small>` : "");
     const toMove = live ? st.to_move === s : acting === s;
     let html = `<div class="name${toMove ? " active" : ""}">${who}</div>`;
-    if (s !== st.seat && sizes) html += `<div class="backs" title="dominoes held">${"▮".repeat(sizes[s] || 0)}</div>`;
+    if (s !== st.seat && st.hands) {
+      html += `<div class="open-hand" aria-label="${escapeHtml(names[s])} holds ${escapeHtml(st.hands[s].join(", ") || "nothing")}">`
+        + st.hands[s].map((d) => dominoSvg(d)).join("") + "</div>";
+    } else if (s !== st.seat && sizes) {
+      html += `<div class="backs" title="dominoes held">${"▮".repeat(sizes[s] || 0)}</div>`;
+    }
     if (ui.bubbles[s] !== undefined) html += `<div class="bubble">${escapeHtml(pretty(ui.bubbles[s]))}</div>`;
     el.innerHTML = html;
     el.dataset.seat = s;
   }
 }
 
-// The middle of the table: the trick (Texas 42) or the board and its open ends (Doubles).
+// The middle of the table: the trick (Texas 42, and the last trick beside it)
+// or the board and its open ends (Doubles).
 export function drawCenter(st) {
-  const c = $("center");
+  const c = $("center"), last = $("last-trick");
+  last.hidden = true;
   if (st.game === "texas42") {
-    let html = '<div class="trick">';
-    for (const p of ui.trick) {
-      html += `<div class="play at-${position(st, p.seat)}${p.done ? " done" : ""}">${dominoSvg(p.domino)}</div>`;
+    c.innerHTML = ui.trick && ui.trick.plays.length ? trickHtml(st, ui.trick, ui.trick.winner != null ? "The trick just won" : "The trick in progress") : "";
+    if (ui.lastTrick && ui.lastTrick.plays.length) {
+      last.innerHTML = `<h3>Last trick</h3>${trickHtml(st, ui.lastTrick, "Last trick")}`;
+      last.hidden = false;
     }
-    c.innerHTML = html + "</div>";
   } else if (st.game === "doubles") {
-    const names = seatNames(st);
-    let html = '<div class="board">';
-    for (const p of ui.board) {
-      html += `<div class="placed" title="${names[p.seat]}${p.on != null ? ` on ${p.on}` : " opened"}">${dominoSvg(p.domino, !p.domino.split("-").every((x, _, a) => x === a[0]))}</div>`;
-    }
-    html += "</div>";
-    if (st.table) {
-      html += `<div class="ends">Open ends: ${st.table.ends.join(" ") || "none"} · Boneyard: ${st.table.boneyard_size}</div>`;
-    }
-    c.innerHTML = html;
+    c.innerHTML = ui.board ? boardHtml(st, ui.board.table, ui.board.count) : "";
   } else {
     c.innerHTML = "";
   }
 }
 
-// The deal's facts beside the table: who shook or opened, the contract, the last trick, hints used.
+// The deal's facts beside the table: who shook or opened, the contract, points this hand, hints used.
 export function drawInfo(st) {
   const t = st.table;
   const names = seatNames(st);
+  const word = st.game === "texas42" ? "hand" : "round";
   let html = "";
-  if (st.game === "texas42" && t) {
-    const deal = st.deals.length + 1;
+  if (st.done && !st.replay) {
+    html += `<div>Game over after ${plural(word, st.deals.length)}</div>`;
+  } else if (st.game === "texas42" && t) {
+    const deal = st.dealNumber ?? st.deals.length + 1;
     html += `<div>${st.episode === "game" ? `Hand ${deal} · ` : ""}${names[t.shaker]} shook</div>`;
     if (t.bidder != null && t.phase !== "bidding") {
       html += `<div class="contract">Contract: ${names[t.bidder]} ${escapeHtml(t.high_bid)}${t.trump ? ` · ${escapeHtml(trumpText(t.trump))}` : ""}</div>`;
@@ -111,16 +130,12 @@ export function drawInfo(st) {
       const us = st.sides[st.seat];
       html += `<div>Points this hand: Us ${t.points[us]}, Them ${t.points[1 - us]}</div>`;
     }
-    if (t.last_trick) {
-      html += `<div class="last">Last trick, won by ${names[t.last_trick.winner]} (${t.last_trick.points} points):`;
-      for (const p of t.last_trick.plays) html += dominoSvg(p.domino);
-      html += "</div>";
-    }
   } else if (st.game === "doubles" && t) {
-    html += `<div>${st.episode === "game" ? `Round ${st.deals.length + 1} · ` : ""}${names[t.opener]} opened</div>`;
+    const round = st.dealNumber ?? st.deals.length + 1;
+    html += `<div>${st.episode === "game" ? `Round ${round} · ` : ""}${names[t.opener]} opened</div>`;
     html += `<div>Dominoes held: ${t.hand_sizes.map((n, s) => `${names[s]} ${n}`).join(", ")}</div>`;
   }
-  html += `<div class="hints-used">Hints used: ${Number(st.hints ?? 0)}</div>`;
+  if (!st.replay) html += `<div class="hints-used">Hints used: ${Number(st.hints ?? 0)}</div>`;
   $("info").innerHTML = html;
 }
 
@@ -134,22 +149,33 @@ function actionName(st, action) {
   return action;
 }
 
+// Whether the person is the shaker who must bid because everyone else passed.
+function forcedBid(st) {
+  const t = st.table;
+  if (st.game !== "texas42" || !t || t.phase !== "bidding" || st.legal.includes("pass") || !st.legal.length) return false;
+  return t.shaker === st.seat && t.bids.every((b, s) => s === st.seat || b === "pass");
+}
+
 // The prompt and, on the person's turn, the buttons of the moves that are not a domino
 // (bids, trump, draw, pass), or the ends of the domino being placed (Doubles).
 function drawPrompt(st, live) {
   const names = seatNames(st);
-  let text = "";
-  if (st.done) text = "The game is over.";
+  let text = "", note = "";
+  if (st.replay) text = "";
+  else if (st.done) text = "The game is over.";
   else if (!live || ui.busy) text = "";
   else if (st.legal.length === 0) text = `${names[st.to_move]} to move…`;
   else if (st.game === "texas42") {
     const phase = st.table && st.table.phase;
     text = phase === "bidding" ? "Your bid:" : phase === "declaring" ? "Name trump:" : "Your play: click a domino.";
+    if (forcedBid(st)) note = "Everyone else passed, so you, the shaker, must bid: these rules (all_pass: forced) let no hand be thrown in.";
   } else text = ui.choosing ? `Play ${ui.choosing} on which end?` : "Your move: click a domino, or draw or pass.";
   $("prompt").textContent = text;
+  $("prompt-note").textContent = note;
+  $("prompt-note").hidden = !note;
   const box = $("actions");
   box.innerHTML = "";
-  if (!live || ui.busy || st.done) return;
+  if (!live || ui.busy || st.done || st.replay) return;
   let buttons = st.legal.filter((a) => !isDomino(a)).map((a) => [a, a === "follow-me" ? "follow me" : a]);
   if (ui.choosing) {
     buttons = st.legal.filter((a) => dominoOf(a) === ui.choosing).map((a) => [a, a.includes("@") ? `on ${a.split("@")[1]}` : a]);

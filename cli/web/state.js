@@ -11,13 +11,15 @@ export const ui = {
   state: null, // the last state answered
   shown: 0, // history entries drawn so far
   busy: false, // animating or waiting for the server
-  trick: [], // Texas 42: plays of the trick on the table [{seat, domino}]
-  board: [], // Doubles: dominoes on the board [{domino, seat, on}]
+  trick: null, // Texas 42: the trick on the table {leader, plays: [{seat, domino}], winner?, points?}
+  lastTrick: null, // Texas 42: the trick before it
+  board: null, // Doubles: the board drawn {table, count}: the first `count` dominoes of the table's layout
   bubbles: {}, // seat -> last action shown next to it
   choosing: null, // Doubles: the domino whose end is being chosen
   hint: null, // the hint shown for the person's current turn (with `forPly`)
   hintBusy: false, // a hint request is on its way
   keyboardUser: false, // the last input was a key: keep the focus on the legal moves
+  replay: null, // a game being replayed: {data (POST /api/replay's answer), step, from}
 };
 
 // Whether the person may move now (and ask for a hint).

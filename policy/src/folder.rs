@@ -18,39 +18,7 @@ use burn::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::path::{Path, PathBuf};
 
-/// Why a model or checkpoint folder could not be written or read.
-#[derive(Debug, thiserror::Error)]
-pub enum CheckpointError {
-    /// File system trouble.
-    #[error("checkpoint {path}: {source}")]
-    Io {
-        /// The path.
-        path: String,
-        /// The error.
-        source: std::io::Error,
-    },
-    /// burn could not write or read the weights or optimizer state.
-    #[error("checkpoint {path}: {message}")]
-    Record {
-        /// The path.
-        path: String,
-        /// What burn said.
-        message: String,
-    },
-    /// A file is not what a checkpoint holds.
-    #[error("checkpoint {path}: {message}")]
-    Format {
-        /// The path.
-        path: String,
-        /// What was wrong.
-        message: String,
-    },
-}
-
-/// The error of an I/O failure at `path`.
-pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
-    move |source| CheckpointError::Io { path: path.display().to_string(), source }
-}
+pub use crate::error::{io, CheckpointError};
 
 /// Counters of a run, restored by `--resume` and kept in `model.json`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -229,13 +197,26 @@ pub fn config_text(dir: &Path) -> Result<String, CheckpointError> {
     std::fs::read_to_string(&cfg_path).map_err(io(&cfg_path))
 }
 
-/// Reads what the `config.toml` beside a network (a checkpoint or a model folder) says about it.
+/// A TOML error in one line: what was wrong and on which line of `text`.
+pub fn toml_error(text: &str, e: &toml::de::Error) -> String {
+    let message: Vec<&str> = e.message().lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    match e.span() {
+        Some(span) => {
+            format!("line {}: {}", text[..span.start.min(text.len())].lines().count().max(1), message.join(", "))
+        }
+        None => message.join(", "),
+    }
+}
+
+/// Reads what the `config.toml` beside a network (a checkpoint or a model
+/// folder) says about it, once the folder's manifest (if any) checks out.
 pub fn read_model_config(dir: &Path) -> Result<ModelConfig, CheckpointError> {
+    crate::manifest::verify(dir)?;
     let cfg_path = dir.join("config.toml");
     let format = |message: String| CheckpointError::Format { path: cfg_path.display().to_string(), message };
-    let cfg = ModelConfig::from_toml(&config_text(dir)?)
-        .map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
-    cfg.game().map_err(|e| format(format!("bad config `{}`: {e}", cfg_path.display())))?;
+    let text = config_text(dir)?;
+    let cfg = ModelConfig::from_toml(&text).map_err(|e| format(format!("bad config: {}", toml_error(&text, &e))))?;
+    cfg.game().map_err(|e| format(format!("bad config: {e}")))?;
     Ok(cfg)
 }
 

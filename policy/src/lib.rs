@@ -13,9 +13,11 @@
 #![warn(missing_docs)]
 
 pub mod agent;
+pub mod error;
 pub mod export;
 pub mod folder;
 pub mod inference;
+pub mod manifest;
 pub mod model;
 pub mod onnx;
 pub mod sparse;

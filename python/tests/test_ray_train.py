@@ -208,3 +208,12 @@ def test_bad_settings_fail_with_one_clear_line(tmp_path, config):
     line = error_line("--config", str(config), "--workers", "1", "--out", str(out), env=env)
     assert line.startswith("error: bones.ray needs Ray, which is not installed")
     assert not out.exists()
+
+
+def test_a_driver_without_the_clusters_token_is_refused_in_one_line(cluster, config, tmp_path):
+    env = dict(os.environ, RAY_AUTH_TOKEN="not-the-clusters-token")
+    r = run_cli("--config", str(config), "--workers", "1", "--out", str(tmp_path / "a"), "--address", cluster, env=env)
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert r.stderr.startswith(f"error: the Ray cluster at {cluster} refused this driver"), r.stderr
+    assert "token" in r.stderr and "is not the cluster's" in r.stderr, r.stderr
+    assert not (tmp_path / "a").exists()

@@ -173,25 +173,37 @@ fn hidden_hands<G: Game>(
 
 impl<G: Game> Collector<G> {
     /// Shard `worker` of the games (shard 0's streams are the synchronous
-    /// loop's) with `games` games, dealt from the seed, the shard and the run's
-    /// update count (a resumed run deals new games).
+    /// loop's) with `games` games: those of `saved` (a checkpoint's
+    /// `VecEnv::save` of this shard, for a resumed run to play on from where
+    /// the checkpoint was taken), else dealt from the seed, the shard and the
+    /// run's update count.
     pub fn new(
         game: &G,
         cfg: &Arc<TrainConfig>,
         device: &Device,
         dims: Dims,
-        worker: usize,
-        games: usize,
+        (worker, games): (usize, usize),
         run: &RunState,
+        saved: Option<&[u8]>,
     ) -> Result<Collector<G>, TrainError> {
-        let env_seed = episode_seed(cfg.run.seed, usize::MAX - worker, run.update);
-        let envs = VecEnv::new(
-            game.clone().with_reward(cfg.model.reward),
-            Episode::Hand,
-            games,
-            env_seed,
-            cfg.run.env_threads,
-        );
+        let ruled = game.clone().with_reward(cfg.model.reward);
+        let envs = match saved {
+            Some(bytes) => {
+                let envs = VecEnv::restore(ruled, cfg.run.env_threads, bytes)
+                    .map_err(|e| TrainError::Resume(format!("the checkpoint's games do not restore: {e}")))?;
+                if envs.len() != games {
+                    return Err(TrainError::Resume(format!(
+                        "the checkpoint's games are {} where the config plays {games} (`num_envs` changed?)",
+                        envs.len()
+                    )));
+                }
+                envs
+            }
+            None => {
+                let env_seed = episode_seed(cfg.run.seed, usize::MAX - worker, run.update);
+                VecEnv::new(ruled, Episode::Hand, games, env_seed, cfg.run.env_threads)
+            }
+        };
         Ok(Collector {
             game: game.clone(),
             cfg: Arc::clone(cfg),
@@ -205,6 +217,11 @@ impl<G: Game> Collector<G> {
             decisions: run.decisions,
             profile: Profile::default(),
         })
+    }
+
+    /// The games as they stand (what a checkpoint saves of them).
+    pub fn games(&self) -> &VecEnv<G> {
+        &self.envs
     }
 
     /// Plays one rollout with `behaviour` into [`Collector::rollout`]: every

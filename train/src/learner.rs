@@ -2,7 +2,7 @@
 //! run gets them: fresh from its seed, from the weights of `init`, or resumed
 //! from its latest checkpoint.
 
-use crate::checkpoint::{self, critic_config, policy_config, RunState};
+use crate::checkpoint::{self, critic_config, policy_config, Resume, RunState};
 use crate::collector::Dims;
 use crate::config::TrainConfig;
 use crate::critic::Critic;
@@ -41,15 +41,64 @@ pub(crate) fn load_record<M: burn::module::Module>(
     checkpoint::from_record_bytes(net, record)
 }
 
+/// What a resumed run takes from its checkpoint besides the networks and
+/// counters, and what it has to say about the checkpoints it passed over.
+#[derive(Default)]
+pub(crate) struct Resumed {
+    /// The opponent pool and the games in progress.
+    pub(crate) resume: Resume,
+    /// One line per damaged checkpoint skipped, then the one resumed from
+    /// (empty when the latest was good).
+    pub(crate) notes: Vec<String>,
+}
+
+/// The run's optimizer, fresh: one Adam for both networks.
+fn adam() -> ModuleOptimizer {
+    AdamConfig::new().with_epsilon(1e-5).init()
+}
+
+/// Everything a checkpoint gives a resumed run.
+type Loaded = (Policy, Option<Critic>, ModuleOptimizer, RunState, Resume);
+
+/// The checkpoint in `dir`, checked against its manifest and loaded (refused
+/// if it has another game or network shape than `cfg`).
+fn load_checkpoint(dir: &Path, cfg: &TrainConfig, dims: Dims, train_device: &Device) -> Result<Loaded, TrainError> {
+    let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
+    let (saved, state) = checkpoint::read_meta(dir)?;
+    let shape = |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.ppo.critic);
+    if shape(&saved) != shape(cfg) {
+        return Err(TrainError::Resume(format!(
+            "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
+            dir.display(),
+            saved.model.game,
+            saved.model.hidden,
+            saved.model.depth,
+            saved.ppo.critic,
+            cfg.model.game,
+            cfg.model.hidden,
+            cfg.model.depth,
+            cfg.ppo.critic
+        )));
+    }
+    let model = checkpoint::load_model(dir, ol, na, train_device)?;
+    let critic = match cfg.oracle_critic() {
+        true => Some(checkpoint::load_critic(dir, ol, orl, train_device)?),
+        false => None,
+    };
+    let optim = checkpoint::load_optim(dir, adam())?;
+    Ok((model, critic, optim, state, checkpoint::read_resume(dir)?))
+}
+
 /// Fresh networks, optimizer and counters; with `resume`, those of the latest
-/// checkpoint under `ck_root` (refused if it has another game or network shape).
+/// good checkpoint under `ck_root` (a damaged one is skipped for the one
+/// before it, and said; refused if it has another game or network shape).
 pub(crate) fn load_or_init(
     cfg: &TrainConfig,
     dims: Dims,
     ck_root: &Path,
     resume: bool,
     train_device: &Device,
-) -> Result<(Learner, RunState), TrainError> {
+) -> Result<(Learner, RunState, Resumed), TrainError> {
     let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
     // Initialised even when resuming (the loads replace them), so the seeded
     // initialisation draws the same whether or not a run resumes. burn's
@@ -61,33 +110,36 @@ pub(crate) fn load_or_init(
     let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
     let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(train_device));
     drop(seeded);
-    let mut optim = AdamConfig::new().with_epsilon(1e-5).init();
+    let mut optim = adam();
     let mut state = RunState::default();
+    let mut resumed = Resumed::default();
     if resume {
-        let dir = checkpoint::latest(ck_root)
-            .ok_or_else(|| TrainError::Resume(format!("no checkpoint under {}", ck_root.display())))?;
-        let (saved, saved_state) = checkpoint::read_meta(&dir)?;
-        let shape = |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.ppo.critic);
-        if shape(&saved) != shape(cfg) {
-            return Err(TrainError::Resume(format!(
-                "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
-                dir.display(),
-                saved.model.game,
-                saved.model.hidden,
-                saved.model.depth,
-                saved.ppo.critic,
-                cfg.model.game,
-                cfg.model.hidden,
-                cfg.model.depth,
-                cfg.ppo.critic
-            )));
+        let mut skipped: Vec<String> = Vec::new();
+        let mut found = None;
+        for dir in checkpoint::resumable(ck_root) {
+            match load_checkpoint(&dir, cfg, dims, train_device) {
+                Ok(loaded) => {
+                    found = Some((dir, loaded));
+                    break;
+                }
+                Err(TrainError::Checkpoint(e)) => skipped.push(e.to_string()),
+                Err(e) => return Err(e),
+            }
         }
-        model = checkpoint::load_model(&dir, ol, na, train_device)?;
-        if critic.is_some() {
-            critic = Some(checkpoint::load_critic(&dir, ol, orl, train_device)?);
+        let Some((dir, (m, c, o, st, r))) = found else {
+            return Err(TrainError::Resume(match skipped.is_empty() {
+                true => format!("no checkpoint under {}", ck_root.display()),
+                false => format!("no good checkpoint under {}: {}", ck_root.display(), skipped.join("; ")),
+            }));
+        };
+        if !skipped.is_empty() {
+            resumed.notes = skipped
+                .iter()
+                .map(|why| format!("skipped {why}"))
+                .chain([format!("resuming from {}, the newest good checkpoint", dir.display())])
+                .collect();
         }
-        optim = checkpoint::load_optim(&dir, optim)?;
-        state = saved_state;
+        (model, critic, optim, state, resumed.resume) = (m, c, o, st, r);
     } else if !cfg.run.init.trim().is_empty() {
         // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
         let dir = bones_policy::agent::resolve(Path::new(cfg.run.init.trim()))
@@ -109,5 +161,5 @@ pub(crate) fn load_or_init(
         }
         model = checkpoint::load_model(&dir, ol, na, train_device)?;
     }
-    Ok((Learner { model, critic, optim }, state))
+    Ok((Learner { model, critic, optim }, state, resumed))
 }

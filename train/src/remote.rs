@@ -355,7 +355,7 @@ impl<G: Game> LearnerHalf for LearnerOf<G> {
     }
 
     fn pool(&self) -> Vec<u8> {
-        let policies = self.run.pool.iter().map(|a| checkpoint::record_bytes(a.model().clone())).collect();
+        let policies = self.run.pool_records();
         encode(POOL_TAG, &PoolMsg { run: self.id.clone(), version: self.run.pool_version, policies })
     }
 
@@ -363,10 +363,9 @@ impl<G: Game> LearnerHalf for LearnerOf<G> {
         self.nets()?;
         let shards = self.shards(shards)?;
         self.run.profile.since(Phase::Waiting, self.idle_since);
-        let lr = self.run.learning_rate();
         let (rollout, episodes, mut rng) = merge(&mut self.run, shards);
         let nets = self.nets.take().ok_or(TrainError::Stopped)?;
-        self.nets = Some(self.run.learn(nets, &rollout, &episodes, lr, &mut rng, &mut ())?);
+        self.nets = Some(self.run.learn(nets, &rollout, &episodes, None, &mut rng, &mut ())?);
         self.idle_since = Instant::now();
         Ok(())
     }
@@ -558,7 +557,15 @@ impl<G: Game> WorkerHalf for WorkerOf<G> {
             Some(c) => c,
             None => {
                 let games = shard_games(&self.cfg, self.worker);
-                let c = Collector::new(&self.game, &self.cfg, &self.device, self.dims, self.worker, games, &w.start)?;
+                let c = Collector::new(
+                    &self.game,
+                    &self.cfg,
+                    &self.device,
+                    self.dims,
+                    (self.worker, games),
+                    &w.start,
+                    None,
+                )?;
                 self.collector.insert(c)
             }
         };

@@ -14,7 +14,7 @@
 //! (`actor_learner`) runs the same steps with the rollouts played on N worker
 //! threads (`worker`), overlapping the updates.
 
-use crate::checkpoint::{self, critic_config, policy_config, RunState, BEST_EVAL};
+use crate::checkpoint::{self, critic_config, policy_config, Contents, Resume, RunState, BEST_EVAL};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
@@ -26,7 +26,7 @@ use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
 use crate::worker::{rollout_stream, send, shard_games, work, Job, Shard};
-use bones_env::Game;
+use bones_env::{Game, VecEnv};
 use bones_policy::inference::Actor;
 use bones_policy::model::Policy;
 use burn::prelude::*;
@@ -57,6 +57,10 @@ pub struct Summary {
 pub trait Progress {
     /// Called after every update.
     fn update(&mut self, state: &RunState, hands_per_s: f64, decisions_per_s: f64);
+
+    /// Something the user should know, in one line (a damaged checkpoint
+    /// passed over by `--resume`, and the one resumed from instead).
+    fn note(&mut self, _line: &str) {}
 }
 
 impl Progress for () {
@@ -78,6 +82,9 @@ pub fn train<G: Game>(
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
     let (mut run, mut learner) = Run::setup(game, cfg, out, resume, device)?;
+    for line in std::mem::take(&mut run.notes) {
+        progress.note(&line);
+    }
     if cfg.run.workers > 0 {
         return actor_learner(run, learner, progress);
     }
@@ -87,7 +94,6 @@ pub fn train<G: Game>(
         // resumed run draws what the uninterrupted run would have drawn): the
         // opponent snapshot, every sampled action, then the minibatch order.
         let mut rng = rollout_stream(cfg, 0, run.state.update);
-        let lr = run.learning_rate();
 
         // 1. Rollout on the inference copies; chains still open at its end
         //    bootstrap from the value of the seat's current state.
@@ -97,8 +103,10 @@ pub fn train<G: Game>(
         let episodes = collector.play(&behaviour, &mut rng)?;
         run.profile.absorb(&std::mem::take(&mut collector.profile));
 
-        // 2.-4. Update, logs, pool, evaluation, checkpoints.
-        learner = run.learn(learner, &collector.rollout, &episodes, lr, &mut rng, progress)?;
+        // 2.-4. Update, logs, pool, evaluation, checkpoints (which save the
+        //    games as they stand, for a resumed run to play on from them).
+        let games = Some(collector.games());
+        learner = run.learn(learner, &collector.rollout, &episodes, games, &mut rng, progress)?;
     }
     run.finish(&learner)
 }
@@ -187,7 +195,6 @@ fn lead<G: Game>(
 ) -> Result<Learner, TrainError> {
     while !run.finished() {
         let update = run.state.update;
-        let lr = run.learning_rate();
 
         // 1. The shards of this update's rollout; shard 0's stream goes on to
         //    order the minibatches.
@@ -201,7 +208,7 @@ fn lead<G: Game>(
 
         // 2.-4. Update, logs, pool, evaluation, checkpoints; then the new
         //    weights go out.
-        learner = run.learn(learner, &merged, &episodes, lr, &mut rng, progress)?;
+        learner = run.learn(learner, &merged, &episodes, None, &mut rng, progress)?;
         if !run.finished() {
             send(jobs, run.job(run.state.update + lag, &learner, pool_sent));
         }
@@ -267,6 +274,11 @@ pub(crate) struct Run<G: Game> {
     pub(crate) pool: Vec<Actor>,
     /// Changes to the pool so far (the actor-learner resends it when it changed).
     pub(crate) pool_version: u64,
+    /// The games of a resumed run as its checkpoint saved them, one per
+    /// collector (empty: deal new games).
+    saved_games: Vec<Vec<u8>>,
+    /// What setup has to say (the checkpoints `--resume` passed over).
+    pub(crate) notes: Vec<String>,
     session: Session,
     /// Time per phase of the loop.
     pub(crate) profile: Profile,
@@ -299,11 +311,11 @@ impl<G: Game> Run<G> {
         let device = if cfg.run.workers > 0 { Device::flex() } else { device };
         let crosses_devices = train_device.clone().inner() != device;
         let dims = Dims::of(&game, cfg);
-        let (learner, state) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
+        let (learner, state, resumed) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;
 
-        let run = Run {
+        let mut run = Run {
             game,
             cfg: Arc::new(cfg.clone()),
             device,
@@ -316,9 +328,18 @@ impl<G: Game> Run<G> {
             state,
             log,
             pool: Vec::new(),
-            pool_version: 0,
+            pool_version: resumed.resume.pool_version,
+            saved_games: resumed.resume.games,
+            notes: resumed.notes,
             profile: Profile::default(),
         };
+        for record in &resumed.resume.pool {
+            let blank = |d: &Device| policy_config(cfg, dims.obs, dims.actions).init(d);
+            let model = load_record(blank, &run.device, record).map_err(|e| {
+                TrainError::Resume(format!("an opponent snapshot in the checkpoint does not load: {e}"))
+            })?;
+            run.pool.push(Actor::with_sparse_input(model, &run.device, cfg.run.sparse_input));
+        }
         Ok((run, learner))
     }
 
@@ -362,9 +383,11 @@ impl<G: Game> Run<G> {
         self.state.hands >= self.cfg.run.total_hands
     }
 
-    /// The collector of shard `worker` (0: the synchronous loop's one) with `games` games.
+    /// The collector of shard `worker` (0: the synchronous loop's one) with
+    /// `games` games: those the resumed checkpoint saved for it, else new ones.
     pub(crate) fn collector(&self, worker: usize, games: usize) -> Result<Collector<G>, TrainError> {
-        Collector::new(&self.game, &self.cfg, &self.device, self.dims, worker, games, &self.state)
+        let saved = self.saved_games.get(worker).map(Vec::as_slice);
+        Collector::new(&self.game, &self.cfg, &self.device, self.dims, (worker, games), &self.state, saved)
     }
 
     /// The actor-learner's job for the rollout of update `update`: the current
@@ -380,17 +403,19 @@ impl<G: Game> Run<G> {
         }
     }
 
-    /// Steps 2-4 of the loop for one rollout (its games' `episodes`): the
+    /// Steps 2-4 of the loop for one rollout (its games' `episodes`; `games`,
+    /// the synchronous loop's games as they stand, go into checkpoints): the
     /// update, the logs, the pool, evaluation and checkpoints.
     pub(crate) fn learn(
         &mut self,
         learner: Learner,
         rollout: &Rollout,
         episodes: &Episodes,
-        lr: f64,
+        games: Option<&VecEnv<G>>,
         rng: &mut ChaCha8Rng,
         progress: &mut dyn Progress,
     ) -> Result<Learner, TrainError> {
+        let lr = self.learning_rate();
         self.state.decisions += episodes.decisions;
         self.state.hands += episodes.hands;
 
@@ -407,7 +432,7 @@ impl<G: Game> Run<G> {
         let best = self.evaluate(&learner.model);
         self.profile.since(Phase::Evaluation, eval_start);
         let checkpoint_start = Instant::now();
-        self.checkpoint(&learner, best)?;
+        self.checkpoint(&learner, best, games)?;
         self.profile.since(Phase::Checkpoint, checkpoint_start);
         progress.update(&self.state, speed.hands_per_s, speed.decisions_per_s);
         Ok(learner)
@@ -516,19 +541,30 @@ impl<G: Game> Run<G> {
 
     /// Every `checkpoint_every` updates, after the last, and at every new best
     /// evaluation, saves a checkpoint.
-    fn checkpoint(&mut self, learner: &Learner, best: bool) -> Result<(), TrainError> {
+    fn checkpoint(&mut self, learner: &Learner, best: bool, games: Option<&VecEnv<G>>) -> Result<(), TrainError> {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best {
+            self.saved_games = games.map(|g| vec![g.save()]).unwrap_or_default();
             self.last_checkpoint = Some(self.save(learner, best)?);
         }
         Ok(())
     }
 
-    /// Saves the checkpoint of the current update (`update-NNNNNN`).
+    /// The opponent pool's snapshots as burnpack records, oldest first.
+    pub(crate) fn pool_records(&self) -> Vec<Vec<u8>> {
+        self.pool.iter().map(|a| checkpoint::record_bytes(a.model().clone())).collect()
+    }
+
+    /// Saves the checkpoint of the current update (`update-NNNNNN`) with the
+    /// pool and the games last saved.
     pub(crate) fn save(&self, learner: &Learner, best: bool) -> Result<PathBuf, TrainError> {
         let name = format!("update-{:06}", self.state.update);
         let Learner { model, critic, optim } = learner;
-        Ok(checkpoint::save(&self.ck_root, &name, model, critic.as_ref(), optim, &self.state, &self.cfg, best)?)
+        let resume =
+            Resume { pool_version: self.pool_version, pool: self.pool_records(), games: self.saved_games.clone() };
+        let contents =
+            Contents { model, critic: critic.as_ref(), optim, state: &self.state, cfg: &self.cfg, resume: &resume };
+        Ok(checkpoint::save(&self.ck_root, &name, contents, best)?)
     }
 
     /// Closes the log; makes sure a checkpoint exists (a run with nothing left

@@ -7,5 +7,6 @@ mod evaluation;
 mod export;
 mod oracle;
 mod remote;
+mod resume;
 mod smoke;
 mod toy_game;

@@ -1,7 +1,8 @@
 //! `bones replay FILE|-`: one annotated JSON line per record; exit 1 if any failed.
-//! With `--review`, each finished Texas 42 hand of each record reviewed for a
-//! seat (the page's review, [`crate::review`]): as text, or with `--json` as the
-//! replayed record with `reviews` added.
+//! With `--review`, each finished deal of each record reviewed for a seat (the
+//! page's review, [`crate::review`]: a Texas 42 hand for the seat's side, a
+//! Doubles round for the seat): as text, or with `--json` as the replayed
+//! record with `reviews` added.
 
 use crate::review::Reviewer;
 use anyhow::{Context, Result};
@@ -16,9 +17,10 @@ use std::io::{BufRead, BufReader, Write};
 pub struct ReplayArgs {
     /// A JSON-lines file of records, or `-` for standard input.
     pub file: String,
-    /// Review every finished Texas 42 hand for a seat: each play against the
-    /// open-hand solver's best (all hands open), each bid and the trump
-    /// against the shipped network's.
+    /// Review every finished deal for a seat: in Texas 42 each play of the
+    /// seat and its partner against the open-hand solver's best (all hands
+    /// open), each bid and the trump against the shipped network's; in
+    /// Doubles each choice of the seat against pimc from its own view.
     #[arg(long)]
     pub review: bool,
     /// The seat to review [default: the record's `annotations.seat`, else 0].
@@ -114,35 +116,49 @@ fn write_text(
 ) -> std::io::Result<()> {
     let game = record["game"].as_str().unwrap_or("?");
     let Some(reviews) = reviews else {
-        return writeln!(out, "record {line} ({game}): no review (the open-hand solver plays Texas 42 only)");
+        return writeln!(out, "record {line} ({game}): no review (Texas 42 and Doubles are reviewed)");
     };
-    writeln!(out, "record {line} ({game}), seat {seat}: {} hand(s), reviewed with all hands open", reviews.len())?;
-    let name = |v: &Value| v.as_str().unwrap_or("?").to_string();
+    let how = if game == "doubles" { "against pimc from the seat's own view" } else { "with all hands open" };
+    writeln!(out, "record {line} ({game}), seat {seat}: {} deal(s), reviewed {how}", reviews.len())?;
     for (h, r) in reviews.iter().enumerate() {
         writeln!(out, "hand {}:", h + 1)?;
-        let choices = r["bids"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|b| ("bid", b))
-            .chain(r["declaration"].as_object().map(|_| ("trump", &r["declaration"])));
-        for (what, c) in choices {
-            let (mine, net) = (name(&c["action"]), name(&c["network"]));
-            let same = if mine == net { " (the same)".to_string() } else { String::new() };
-            writeln!(out, "  {what}: {mine}; {bidder} would choose {net}{same}")?;
+        write_seat(out, r, "  ", bidder)?;
+        if r["partner"].is_object() {
+            writeln!(out, "  partner (seat {}):", r["partner"]["seat"])?;
+            write_seat(out, &r["partner"], "    ", bidder)?;
         }
-        let largest = r["largest"].as_u64();
-        for (i, p) in r["plays"].as_array().into_iter().flatten().enumerate() {
-            let lost = p["lost"].as_i64().unwrap_or(0);
-            let mark = if largest == Some(i as u64) { "  <- the largest loss" } else { "" };
-            let verdict = if lost == 0 {
-                format!("a best play ({} points)", p["played_points"])
-            } else {
-                format!("best was {} ({} points): gave up {lost} points{mark}", name(&p["best"]), p["best_points"])
-            };
-            writeln!(out, "  trick {}: {} - {verdict}", p["trick"], name(&p["action"]))?;
+        if let Some(text) = r["side"]["lost_most"]["text"].as_str() {
+            writeln!(out, "  where the side lost most: {text}")?;
         }
-        writeln!(out, "  points given up: {}", r["lost"])?;
     }
     Ok(())
+}
+
+/// One seat's review: its bids and trump beside `bidder`'s, its plays, the points given up.
+fn write_seat(out: &mut impl Write, r: &Value, indent: &str, bidder: &str) -> std::io::Result<()> {
+    let name = |v: &Value| v.as_str().unwrap_or("?").to_string();
+    let choices = r["bids"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|b| ("bid", b))
+        .chain(r["declaration"].as_object().map(|_| ("trump", &r["declaration"])));
+    for (what, c) in choices {
+        let (mine, net) = (name(&c["action"]), name(&c["network"]));
+        let same = if mine == net { " (the same)".to_string() } else { String::new() };
+        writeln!(out, "{indent}{what}: {mine}; {bidder} would choose {net}{same}")?;
+    }
+    let largest = r["largest"].as_u64();
+    for (i, p) in r["plays"].as_array().into_iter().flatten().enumerate() {
+        let lost = p["lost"].as_f64().unwrap_or(0.0);
+        let mark = if largest == Some(i as u64) { "  <- the largest loss" } else { "" };
+        let verdict = if lost == 0.0 {
+            format!("a best play ({} points)", p["played_points"])
+        } else {
+            format!("best was {} ({} points): gave up {} points{mark}", name(&p["best"]), p["best_points"], p["lost"])
+        };
+        let when = if p["trick"].is_null() { format!("move {}", p["turn"]) } else { format!("trick {}", p["trick"]) };
+        writeln!(out, "{indent}{when}: {} - {verdict}", name(&p["action"]))?;
+    }
+    writeln!(out, "{indent}points given up: {}", r["lost"])
 }

@@ -78,6 +78,10 @@ impl Progress for Bar {
             eval.join(" · ")
         ));
     }
+
+    fn note(&mut self, line: &str) {
+        self.0.suspend(|| eprintln!("{line}"));
+    }
 }
 
 struct Train<'a> {

@@ -16,10 +16,11 @@ const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files of the page: name, content type, contents. Every file of
 /// `cli/web/` is here (a unit test below says so).
-const FILES: [(&str, &str, &str); 19] = [
+const FILES: [(&str, &str, &str); 23] = [
     ("index.html", "text/html; charset=utf-8", include_str!("../../web/index.html")),
     ("style.css", "text/css; charset=utf-8", include_str!("../../web/style.css")),
     ("api.js", JS, include_str!("../../web/api.js")),
+    ("board.js", JS, include_str!("../../web/board.js")),
     ("controls.js", JS, include_str!("../../web/controls.js")),
     ("dom.js", JS, include_str!("../../web/dom.js")),
     ("dominoes.js", JS, include_str!("../../web/dominoes.js")),
@@ -30,12 +31,15 @@ const FILES: [(&str, &str, &str); 19] = [
     ("main.js", JS, include_str!("../../web/main.js")),
     ("play.js", JS, include_str!("../../web/play.js")),
     ("render.js", JS, include_str!("../../web/render.js")),
+    ("replay.js", JS, include_str!("../../web/replay.js")),
     ("review.js", JS, include_str!("../../web/review.js")),
     ("screens.js", JS, include_str!("../../web/screens.js")),
     ("seats.js", JS, include_str!("../../web/seats.js")),
     ("setup.js", JS, include_str!("../../web/setup.js")),
     ("state.js", JS, include_str!("../../web/state.js")),
     ("summary.js", JS, include_str!("../../web/summary.js")),
+    ("trick.js", JS, include_str!("../../web/trick.js")),
+    ("tricks.js", JS, include_str!("../../web/tricks.js")),
 ];
 
 /// The file `name` of the page, or a 404 answer.

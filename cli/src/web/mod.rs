@@ -15,6 +15,8 @@
 //! - `GET /api/games/{id}/review/{deal}` answers a finished hand's review;
 //! - `GET /api/history` lists the finished games stored, `GET /api/history/{id}`
 //!   answers one's record ([`history`]);
+//! - `POST /api/replay` with a game record answers every position of it and
+//!   its finished deals, for the page to step through ([`replay`]);
 //! - `GET /api/info` lists the games, the strength levels ([`levels`]) and the agent specs.
 //!
 //! A state holds only what the person's seat may know until the game is over
@@ -30,10 +32,13 @@
 //! ```
 
 pub mod assets;
+pub mod deals;
 pub mod error;
 pub mod history;
+pub mod layout;
 pub mod levels;
 pub mod models;
+pub mod replay;
 pub mod session;
 pub mod store;
 pub mod table;
@@ -238,6 +243,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/review/{deal}", get(review))
         .route("/api/history", get(history_list))
         .route("/api/history/{id}", get(history_record))
+        .route("/api/replay", post(replay_game))
         .fallback(
             |uri: Uri| async move { WebError::Http { status: 404, message: format!("no such path: {}", uri.path()) } },
         )
@@ -433,6 +439,13 @@ async fn review(State(app): State<Arc<App>>, Path((id, deal)): Path<(String, Str
     })?;
     let slot = app.store.get(&id)?;
     let answer = blocking(move || lock(&slot).review(deal)).await??;
+    Ok(json_response(StatusCode::OK, &answer))
+}
+
+/// `POST /api/replay`: every position of a finished game's record.
+async fn replay_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, WebError> {
+    let record = body_json(body)?;
+    let answer = blocking(move || replay::replay(&record, &app.models)).await??;
     Ok(json_response(StatusCode::OK, &answer))
 }
 

@@ -11,12 +11,12 @@
 //! only); each finished hand carries its review ([`crate::review`]), and a
 //! finished game is handed once to the history ([`Session::finished`]).
 
+use super::deals::{numbers, DealLog};
 use super::error::WebError;
 use super::history::Finished;
 use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
 use super::table;
-use crate::review::review_played;
-use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, Bare, Played, PolicyLoader, Table, ViewOf};
+use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, Bare, PolicyLoader, Table, ViewOf};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::replay::GameRecord;
@@ -230,7 +230,7 @@ impl GameVisitor for Create<'_> {
             levels[s] = pick.level();
         }
         let seed = seed.unwrap_or_else(|| rand::rng().random());
-        let sides = vec![0.0; game.num_sides()];
+        let sides = game.num_sides();
         let rng = AgentRng::seed_from_u64(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0x7765_6221);
         let table = Table::new(Bare::dealt(game, seed, episode), bots, rng);
         let picked = |p: &Pick| match p {
@@ -247,8 +247,7 @@ impl GameVisitor for Create<'_> {
             hint_level: opponents.level().unwrap_or(DEFAULT_LEVEL),
             seed,
             episode,
-            deals: Vec::new(),
-            sides,
+            log: DealLog::new(seat, sides),
             hints: Vec::new(),
             stored: false,
         };
@@ -283,52 +282,19 @@ struct Play<G: Game> {
     hint_level: &'static str,
     seed: u64,
     episode: Episode,
-    /// The finished deals.
-    deals: Vec<Value>,
-    /// Game totals per side (the finished deals' scores summed).
-    sides: Vec<f64>,
+    /// The finished deals and the game totals.
+    log: DealLog<G>,
     /// The hints asked, one per position.
     hints: Vec<HintUse>,
     /// Whether the finished game was handed to the history.
     stored: bool,
 }
 
-/// Counts the deal `played` ended, if it ended one: the totals, and its
-/// summary for the page (the table as the person at `seat` last saw it, before
-/// the deal's last action, and the deal's review for the person).
-fn count_deal<G: Game>(
-    played: &Played<'_, G>,
-    seat: usize,
-    deals: &mut Vec<Value>,
-    totals: &mut [f64],
-    models: &dyn PolicyLoader,
-) {
-    let Some(deal) = played.after.finished_deal() else { return };
-    let review = review_played(played, seat, models).unwrap_or(Value::Null);
-    let table = table::table(played.game, &played.before.view(seat));
-    let sides = totals.len();
-    for (total, score) in totals.iter_mut().zip(deal.score) {
-        *total += score;
-    }
-    let winner = (0..sides).find(|&s| deal.win[s] == 1.0);
-    let contract = deal.contract.map(|c| json!({"side": c.side, "bid_points": c.bid_points, "made": c.made}));
-    deals.push(json!({
-        "end": played.ply,
-        "scores": numbers(&deal.score[..sides]),
-        "points": deal.points.map(|p| numbers(&p[..sides])),
-        "contract": contract,
-        "winner": winner,
-        "totals": numbers(totals),
-        "table": table,
-        "review": review,
-    }));
-}
-
 impl<G: Game> Play<G> {
     /// Lets the bots play until the person is to move or the game is over.
     fn run_bots(&mut self, models: &dyn PolicyLoader) -> Result<(), WebError> {
-        let Play { table, seat, deals, sides, agents, .. } = self;
-        table.advance_with(|p| count_deal(p, *seat, deals, sides, models)).map_err(|e| {
+        let Play { table, log, agents, .. } = self;
+        table.advance_with(|p| log.observe(p, models)).map_err(|e| {
             let who = agents[e.seat].as_deref().unwrap_or("?");
             WebError::Internal(format!("the bot ({who}): {e}"))
         })
@@ -346,7 +312,7 @@ impl<G: Game> Play<G> {
     fn annotations(&self) -> Value {
         let hints: Vec<Value> =
             self.hints.iter().map(|h| json!({"ply": h.ply, "level": h.level, "action": h.action})).collect();
-        let reviews: Vec<&Value> = self.deals.iter().map(|d| &d["review"]).collect();
+        let reviews: Vec<&Value> = self.log.deals.iter().map(|d| &d["review"]).collect();
         json!({
             "seat": self.seat,
             "levels": {"opponents": self.opponents, "partner": self.partner},
@@ -363,12 +329,6 @@ impl<G: Game> Play<G> {
             Ok(record) => record.with_annotations(self.annotations()).to_json(),
             Err(e) => json!({ "error": e.to_string() }),
         }
-    }
-
-    /// Points the person gave up over the reviewed deals (`None`: none reviewed).
-    fn points_lost(&self) -> Option<i64> {
-        let lost: Vec<i64> = self.deals.iter().filter_map(|d| d["review"]["lost"].as_i64()).collect();
-        (!lost.is_empty()).then(|| lost.iter().sum())
     }
 
     /// The network's probability of each legal action of `view`, in id order
@@ -409,9 +369,9 @@ impl<G: Game> Session for Play<G> {
         out.insert("legal".into(), json!(self.legal()));
         out.insert("history".into(), Value::Array(history));
         out.insert("hand".into(), json!(hand));
-        out.insert("scores".into(), numbers(&self.sides));
+        out.insert("scores".into(), numbers(&self.log.totals));
         out.insert("hints".into(), json!(self.hints.len()));
-        out.insert("deals".into(), Value::Array(self.deals.clone()));
+        out.insert("deals".into(), Value::Array(self.log.deals.clone()));
         out.insert("table".into(), table::table(game, &view));
         out.insert("done".into(), json!(done));
         if done {
@@ -443,10 +403,8 @@ impl<G: Game> Session for Play<G> {
         if !self.table.state().legal_mask().contains(a) {
             return Err(WebError::Action(format!("illegal action `{shown}`: the legal actions now are {legal}")));
         }
-        let Play { table, seat, deals, sides, .. } = self;
-        table
-            .apply_with(a, |p| count_deal(p, *seat, deals, sides, models))
-            .map_err(|e| WebError::Action(e.to_string()))?;
+        let Play { table, log, .. } = self;
+        table.apply_with(a, |p| log.observe(p, models)).map_err(|e| WebError::Action(e.to_string()))?;
         self.run_bots(models)
     }
 
@@ -504,10 +462,11 @@ impl<G: Game> Session for Play<G> {
     }
 
     fn review(&self, deal: usize) -> Result<Value, WebError> {
-        if let Some(d) = self.deals.get(deal) {
+        let deals = &self.log.deals;
+        if let Some(d) = deals.get(deal) {
             return Ok(json!({"deal": deal, "review": d["review"]}));
         }
-        if deal == self.deals.len() && self.table.to_move().is_some() {
+        if deal == deals.len() && self.table.to_move().is_some() {
             return Err(WebError::NotYet(format!(
                 "hand {} is not over yet: its review comes once it is over",
                 deal + 1
@@ -515,7 +474,7 @@ impl<G: Game> Session for Play<G> {
         }
         Err(WebError::Http {
             status: 404,
-            message: format!("no hand {} in this game: {} finished so far", deal + 1, self.deals.len()),
+            message: format!("no hand {} in this game: {} finished so far", deal + 1, deals.len()),
         })
     }
 
@@ -527,12 +486,13 @@ impl<G: Game> Session for Play<G> {
         let game = self.table.game();
         let winner = self.table.state().winning_side();
         let mine = game.team_of(self.seat);
-        let best_other = (0..self.sides.len()).filter(|&s| s != mine).map(|s| self.sides[s]).fold(f64::MIN, f64::max);
+        let sides = &self.log.totals;
+        let best_other = (0..sides.len()).filter(|&s| s != mine).map(|s| sides[s]).fold(f64::MIN, f64::max);
         let result = match winner {
             Some(w) if w == mine => "won",
             Some(_) => "lost",
-            None if self.sides[mine] > best_other => "won",
-            None if self.sides[mine] < best_other => "lost",
+            None if sides[mine] > best_other => "won",
+            None if sides[mine] < best_other => "lost",
             None => "tied",
         };
         Some(Finished {
@@ -542,19 +502,12 @@ impl<G: Game> Session for Play<G> {
             opponents: Some(self.opponents.clone()),
             partner: self.partner.clone(),
             agents: json!(self.agents),
-            scores: numbers(&self.sides),
+            scores: numbers(sides),
             winner,
             result,
             hints: self.hints.len(),
-            points_lost: self.points_lost(),
+            points_lost: self.log.points_lost(),
             record: self.record(),
         })
     }
-}
-
-/// Numbers as JSON, whole ones as integers (`3`, not `3.0`).
-fn numbers(values: &[f64]) -> Value {
-    Value::Array(
-        values.iter().map(|&x| if x.fract() == 0.0 && x.abs() < 1e15 { json!(x as i64) } else { json!(x) }).collect(),
-    )
 }

@@ -51,8 +51,53 @@ def _connect(address: Optional[str]):
     if not ray.is_initialized():
         if address not in (None, "auto", "local"):
             _check_reachable(address)
-        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        _join(ray, address)
     return ray
+
+
+def _join(ray, address: Optional[str]) -> None:
+    """`ray.init` with what Ray writes to the standard error held back: shown
+    if it joins, read for the reason (and replaced by one line) if it does not.
+    Ray's exception says only that it failed; the reason (a refused token, say)
+    is in what it wrote meanwhile, a line a second while it retries."""
+    import logging
+    import os
+    import tempfile
+
+    with tempfile.TemporaryFile() as held:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(held.fileno(), 2)
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+            failure = None
+        except ConnectionError as e:
+            failure = e
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        held.seek(0)
+        said = held.read().decode(errors="replace")
+    if failure is None:
+        sys.stderr.write(said)
+        return
+    raise _bones.TrainError(_refused(address, said, failure))
+
+
+def _refused(address: Optional[str], said: str, failure: Exception) -> str:
+    """One line for a Ray cluster that did not take this driver."""
+    if "InvalidAuthToken" in said or "Unauthenticated" in said:
+        import os
+
+        if os.environ.get("RAY_AUTH_MODE") != "token":
+            why = "token authentication is on there, and this driver has no token (RAY_AUTH_MODE is not `token`)"
+        else:
+            why = "this driver's token (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token) is not the cluster's"
+        return f"the Ray cluster at {address} refused this driver: {why}; set RAY_AUTH_MODE=token and the cluster's RAY_AUTH_TOKEN"
+    if address in (None, "auto"):
+        return "no running Ray cluster to join (--address auto): start one with `ray start --head`, or name its head as HOST:PORT"
+    return f"could not join the Ray cluster at {address}: {str(failure).splitlines()[0]}"
 
 
 class _Worker:

@@ -30,7 +30,7 @@ pub(super) fn merge(mut file: Table, defaults: &Table) -> Result<Table, String> 
         for (key, old) in FLAT_FORM_DEFAULTS {
             if let Some((section, name)) = field_path(key, defaults) {
                 let fields = merged.get_mut(section).and_then(Value::as_table_mut).expect("a known section is a table");
-                fields.insert(name.to_string(), old());
+                fields.insert(name.to_string(), old);
             }
         }
     }
@@ -90,14 +90,14 @@ fn nearest<'a>(key: &str, candidates: impl IntoIterator<Item = &'a str>) -> &'a 
 /// flat config (written before the sections) that leaves one of these keys
 /// out loads with the value it had then, so an old file asks for the run it
 /// always asked for.
-const FLAT_FORM_DEFAULTS: [(&str, fn() -> Value); 7] = [
-    ("total_hands", || Value::Integer(200_000)),
-    ("learning_rate", || Value::Float(3e-4)),
-    ("hidden", || Value::Integer(256)),
-    ("update_epochs", || Value::Integer(4)),
-    ("num_minibatches", || Value::Integer(4)),
-    ("ent_coef", || Value::Float(0.01)),
-    ("target_kl", || Value::Float(0.0)),
+const FLAT_FORM_DEFAULTS: [(&str, Value); 7] = [
+    ("total_hands", Value::Integer(200_000)),
+    ("learning_rate", Value::Float(3e-4)),
+    ("hidden", Value::Integer(256)),
+    ("update_epochs", Value::Integer(4)),
+    ("num_minibatches", Value::Integer(4)),
+    ("ent_coef", Value::Float(0.01)),
+    ("target_kl", Value::Float(0.0)),
 ];
 
 /// Whether a removed key's value is the one that meant "off".
