@@ -15,7 +15,7 @@ use bones_env::rules::DoublesRules;
 use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules, TypedRecord};
 use bones_policy::agent::factory;
 use rand::SeedableRng;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
