@@ -524,10 +524,7 @@ fn a_plunge_outbid_by_an_ordinary_mark_bid_allows_nel_o_and_sevens() {
 
 #[test]
 fn special_declarations_only_when_their_variant_is_enabled() {
-    let after_2m = |r: Texas42Rules| {
-        let s = played(r, 3, SUITS_SIXES, "2m pass pass pass");
-        s
-    };
+    let after_2m = |r: Texas42Rules| played(r, 3, SUITS_SIXES, "2m pass pass pass");
     assert_legal(&after_2m(standard()), TRUMPS);
     assert_legal(&after_2m(rules(json!({"variants":["sevens"]}))), &format!("{TRUMPS} sevens"));
     assert_legal(&after_2m(rules(json!({"variants":["nel-o"]}))), &format!("{TRUMPS} nel-o"));
@@ -620,10 +617,7 @@ fn follow_me_has_no_trump_and_a_double_is_the_highest_of_its_suit() {
 
 #[test]
 fn rank_within_a_suit_is_the_double_then_the_other_end_high_to_low() {
-    let s = {
-        let s = played(standard(), 3, SUITS_FOLLOW_ME, "30 pass pass pass follow-me");
-        s
-    };
+    let s = played(standard(), 3, SUITS_FOLLOW_ME, "30 pass pass pass follow-me");
     let mut h = *s.hand();
     // Threes: 3-3, 6-3, 5-3, 4-3, 3-2, 3-1, 3-0 (under blanks 3-0 is a trump).
     let threes = ["3-3", "6-3", "5-3", "4-3", "3-2", "3-1", "3-0"].map(dom);
