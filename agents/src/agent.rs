@@ -5,7 +5,7 @@
 //! only that view: the seat's own dominoes plus the public information of the
 //! game and the legal actions (see [`bones_env::SeatView`]).
 
-use bones_env::{Action, Game, GameState};
+use bones_env::{Action, ActionMask, Game, GameState};
 use rand_chacha::ChaCha8Rng;
 
 /// The seat-view type of a game's states (what that game's agents act from).
@@ -73,6 +73,20 @@ pub struct Explained {
     pub action: Action,
     /// The value of each legal action it weighed, if it weighs them by one.
     pub values: Option<ActionValues>,
+}
+
+impl Explained {
+    /// The choice of an agent that weighs the legal actions when it has a
+    /// choice (the search agents): with one legal action, that action,
+    /// unweighed; with more, what `weigh` chose. `who` names the agent in the
+    /// panic when nothing is legal.
+    pub fn of_choice(legal: ActionMask, who: &str, weigh: impl FnOnce() -> Explained) -> Explained {
+        assert!(!legal.is_empty(), "{who} asked to act with no legal action");
+        if legal.len() == 1 {
+            return Explained { action: legal.nth(0), values: None };
+        }
+        weigh()
+    }
 }
 
 /// The values an agent gave the legal actions: one number per action, higher

@@ -226,26 +226,23 @@ impl Agent<Texas42View> for SearchAgent {
     /// The action with, for a declaration among several candidates or a play
     /// with a choice, the values over the weighted worlds it was chosen by.
     fn explain(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
-        let legal = v.legal;
-        assert!(!legal.is_empty(), "search agent asked to act with no legal action");
-        if legal.len() == 1 {
-            return Explained { action: legal.nth(0), values: None };
-        }
-        let action = match v.phase {
-            Phase::Bidding if self.options.bidding == Bidding::Policy => {
-                let probs = self.policy_probs(v);
-                // The most probable bid; ties to the lowest id.
-                probs.iter().fold((probs[0].0, f32::NEG_INFINITY), |b, &(a, p)| if p > b.1 { (a, p) } else { b }).0
-            }
-            Phase::Bidding => {
-                let est = self.pimc.bid_estimate(v, rng);
-                self.pimc.choose_bid(v, &est)
-            }
-            Phase::Declaring => return self.declare(v, rng),
-            Phase::Playing => return self.play(v, rng),
-            Phase::Done => unreachable!("no action in a finished hand"),
-        };
-        Explained { action, values: None }
+        Explained::of_choice(v.legal, "search agent", || {
+            let action = match v.phase {
+                Phase::Bidding if self.options.bidding == Bidding::Policy => {
+                    let probs = self.policy_probs(v);
+                    // The most probable bid; ties to the lowest id.
+                    probs.iter().fold((probs[0].0, f32::NEG_INFINITY), |b, &(a, p)| if p > b.1 { (a, p) } else { b }).0
+                }
+                Phase::Bidding => {
+                    let est = self.pimc.bid_estimate(v, rng);
+                    self.pimc.choose_bid(v, &est)
+                }
+                Phase::Declaring => return self.declare(v, rng),
+                Phase::Playing => return self.play(v, rng),
+                Phase::Done => unreachable!("no action in a finished hand"),
+            };
+            Explained { action, values: None }
+        })
     }
 }
 

@@ -2,7 +2,7 @@
 //! dominoes, the spec parser's errors, eval determinism across thread counts, and
 //! that the baselines beat `random` by a wide margin.
 
-use bones_agents::arena::{evaluate, Amount, EvalOptions, EvalReport};
+use bones_agents::arena::{evaluate, Amount, ArenaError, EvalOptions, EvalReport};
 use bones_agents::{Agent, AgentRng};
 use bones_agents::{AgentFactory, AgentSpec, SpecError, ViewOf};
 use bones_env::doubles::Move;
@@ -26,6 +26,11 @@ fn spec(s: &str) -> AgentSpec {
 }
 
 fn none(_: u64) {}
+
+/// `specs[0]` against `specs[1]` on `game` with the bare agent factory, no progress shown.
+fn eval<G: Game>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions) -> Result<EvalReport, ArenaError> {
+    evaluate(game, specs, &AgentFactory::new(), opts, &none)
+}
 
 /// Plays whole games with the given agent mix and checks every action is legal.
 fn check_legal<G: Game>(
@@ -175,31 +180,15 @@ fn eval_is_deterministic_across_thread_counts() {
     let game = Texas42::new(Texas42Rules::STANDARD);
     let (h, r) = (spec("heuristic"), spec("random"));
     for amount in [Amount::Hands(30), Amount::Games(6)] {
-        let run = |threads| {
-            stats(
-                evaluate(&game, [&h, &r], &AgentFactory::new(), &EvalOptions { amount, seed: 7, threads }, &none)
-                    .unwrap(),
-            )
-        };
+        let run = |threads| stats(eval(&game, [&h, &r], &EvalOptions { amount, seed: 7, threads }).unwrap());
         let one = run(1);
         assert_eq!(one, run(3));
         assert_eq!(one, run(2));
-        assert_ne!(
-            one,
-            stats(
-                evaluate(&game, [&h, &r], &AgentFactory::new(), &EvalOptions { amount, seed: 8, threads: 2 }, &none)
-                    .unwrap()
-            )
-        );
+        assert_ne!(one, stats(eval(&game, [&h, &r], &EvalOptions { amount, seed: 8, threads: 2 }).unwrap()));
     }
     let game = Doubles::new(DoublesRules { players: 3, ..DoublesRules::default() });
     for amount in [Amount::Hands(30), Amount::Games(6), Amount::Games(1)] {
-        let run = |threads| {
-            stats(
-                evaluate(&game, [&h, &r], &AgentFactory::new(), &EvalOptions { amount, seed: 7, threads }, &none)
-                    .unwrap(),
-            )
-        };
+        let run = |threads| stats(eval(&game, [&h, &r], &EvalOptions { amount, seed: 7, threads }).unwrap());
         assert_eq!(run(1), run(4));
     }
 }
@@ -225,48 +214,21 @@ fn eval_counts_duplicate_deals_and_reports_progress() {
     assert_eq!(done.into_inner(), 8);
     assert_eq!(rep.agents, ["heuristic".to_string(), "random".to_string()]);
     // A against itself on duplicate deals: exactly even.
-    let even = evaluate(
-        &game,
-        [&h, &h],
-        &AgentFactory::new(),
-        &EvalOptions { amount: Amount::Hands(40), seed: 2, threads: 2 },
-        &none,
-    )
-    .unwrap();
+    let even = eval(&game, [&h, &h], &EvalOptions { amount: Amount::Hands(40), seed: 2, threads: 2 }).unwrap();
     assert_eq!(even.marks_per_hand.unwrap().mean, 0.0);
     assert_eq!(even.win_rate, 0.5);
     assert_eq!(even.elo, Some(0.0));
-    let e = evaluate(
-        &game,
-        [&h, &spec("model:x")],
-        &AgentFactory::new(),
-        &EvalOptions { amount: Amount::Hands(2), seed: 1, threads: 1 },
-        &none,
-    )
-    .unwrap_err();
+    let e = eval(&game, [&h, &spec("model:x")], &EvalOptions { amount: Amount::Hands(2), seed: 1, threads: 1 })
+        .unwrap_err();
     assert!(e.to_string().contains("cannot load trained policies"), "{e}");
-    assert!(evaluate(
-        &game,
-        [&h, &r],
-        &AgentFactory::new(),
-        &EvalOptions { amount: Amount::Games(0), seed: 1, threads: 1 },
-        &none
-    )
-    .is_err());
+    assert!(eval(&game, [&h, &r], &EvalOptions { amount: Amount::Games(0), seed: 1, threads: 1 }).is_err());
 }
 
 #[test]
 fn heuristic_beats_random_at_texas42() {
     let game = Texas42::new(Texas42Rules::STANDARD);
     let (h, r) = (spec("heuristic"), spec("random"));
-    let rep = evaluate(
-        &game,
-        [&h, &r],
-        &AgentFactory::new(),
-        &EvalOptions { amount: Amount::Hands(400), seed: 1, threads: 2 },
-        &none,
-    )
-    .unwrap();
+    let rep = eval(&game, [&h, &r], &EvalOptions { amount: Amount::Hands(400), seed: 1, threads: 2 }).unwrap();
     let marks = rep.marks_per_hand.unwrap();
     // Measured: about +1.2 marks per hand and 96% of hands won (random makes
     // reckless mark bids). Require a wide margin well inside that.
@@ -274,14 +236,7 @@ fn heuristic_beats_random_at_texas42() {
     assert!(rep.win_rate > 0.85 && rep.win_ci.0 > 0.8, "win rate {} {:?}", rep.win_rate, rep.win_ci);
     assert!(rep.points_per_hand.unwrap().mean > 2.0, "{:?}", rep.points_per_hand);
     // Whole games: random should essentially never win one.
-    let rep = evaluate(
-        &game,
-        [&h, &r],
-        &AgentFactory::new(),
-        &EvalOptions { amount: Amount::Games(20), seed: 1, threads: 2 },
-        &none,
-    )
-    .unwrap();
+    let rep = eval(&game, [&h, &r], &EvalOptions { amount: Amount::Games(20), seed: 1, threads: 2 }).unwrap();
     assert!(rep.win_rate >= 0.9, "game win rate {}", rep.win_rate);
 }
 
@@ -291,14 +246,14 @@ fn contracts_count_each_sides_auctions_and_mirror_on_duplicate_deals() {
     let (h, r) = (spec("heuristic"), spec("random"));
     let opts = EvalOptions { amount: Amount::Hands(200), seed: 4, threads: 2 };
     // The same agent on both sides: each deal's seatings mirror each other.
-    let same = evaluate(&game, [&h, &h], &AgentFactory::new(), &opts, &none).unwrap();
+    let same = eval(&game, [&h, &h], &opts).unwrap();
     let [a, b] = same.contracts.unwrap();
     assert_eq!(a, b);
     // Standard rules force a bid, so every hand has exactly one declaring side.
     assert_eq!(a.declared + b.declared, same.hands);
     assert!(a.made <= a.declared && (30.0..=42.0 * 7.0).contains(&a.mean_bid()), "{a:?}");
     // Against random (whose mark bids are reckless) the heuristic makes far more of its contracts.
-    let rep = evaluate(&game, [&h, &r], &AgentFactory::new(), &opts, &none).unwrap();
+    let rep = eval(&game, [&h, &r], &opts).unwrap();
     let [a, b] = rep.contracts.unwrap();
     assert_eq!(a.declared + b.declared, rep.hands);
     assert!(a.made_rate() > b.made_rate() + 0.2, "heuristic {a:?} vs random {b:?}");
@@ -310,15 +265,15 @@ fn heuristic_and_highest_beat_random_at_doubles() {
     let r = spec("random");
     let opts = EvalOptions { amount: Amount::Hands(4000), seed: 1, threads: 2 };
     // Four players: a field of equals wins a quarter of the rounds and scores 0 net.
-    let heur = evaluate(&game, [&spec("heuristic"), &r], &AgentFactory::new(), &opts, &none).unwrap();
+    let heur = eval(&game, [&spec("heuristic"), &r], &opts).unwrap();
     let p = heur.points_per_round.unwrap();
     assert!(p.lo > 2.0, "heuristic points per round {p:?}");
     assert!(heur.win_ci.0 > 0.29, "heuristic round win rate {} {:?}", heur.win_rate, heur.win_ci);
-    let high = evaluate(&game, [&spec("highest"), &r], &AgentFactory::new(), &opts, &none).unwrap();
+    let high = eval(&game, [&spec("highest"), &r], &opts).unwrap();
     let p = high.points_per_round.unwrap();
     assert!(p.lo > 0.5, "highest points per round {p:?}");
     assert!(high.win_rate > 0.25, "highest round win rate {}", high.win_rate);
     // And the heuristic beats highest.
-    let vs = evaluate(&game, [&spec("heuristic"), &spec("highest")], &AgentFactory::new(), &opts, &none).unwrap();
+    let vs = eval(&game, [&spec("heuristic"), &spec("highest")], &opts).unwrap();
     assert!(vs.points_per_round.unwrap().lo > 0.5, "{:?}", vs.points_per_round);
 }

@@ -137,9 +137,10 @@ fn a_good_program_plays_whole_evaluations_of_both_games_from_seat_views() {
     assert!(logged(&dir).iter().all(|q| q["view"]["game"] == "doubles" && q["view"]["hand"].is_array()));
 }
 
-/// The failure of an evaluation against the bot `body`, after checking it is
-/// one error naming the seat, the record so far and what was expected.
-fn failure(name: &str, body: &str, limit: &str) -> (ArenaError, String) {
+/// The failure of an evaluation against the bot `body`, as text, after
+/// checking it is one error naming the seat, the record so far and what was
+/// expected.
+fn failure(name: &str, body: &str, limit: &str) -> String {
     let (_dir, cmd) = bot(name, body);
     let game = Texas42::new(Texas42Rules::STANDARD);
     let err = eval_vs_heuristic(&game, &format!("exec:{limit}{cmd}"), 4).unwrap_err();
@@ -147,35 +148,42 @@ fn failure(name: &str, body: &str, limit: &str) -> (ArenaError, String) {
     assert!(text.contains("at seat "), "{text}");
     assert!(text.contains("the record so far: {\"game\":\"texas42\""), "{text}");
     assert!(text.contains("expected one line {\"id\":"), "{text}");
-    (err, text)
+    text
 }
 
 #[test]
-fn an_illegal_reply_stops_the_evaluation_naming_what_came_back() {
-    let (_, text) = failure("illegal", "print(json.dumps({'id': req['id'], 'action': 'sevens-of-nothing'}))", "");
-    assert!(text.contains("`sevens-of-nothing` is not a legal action now"), "{text}");
-    assert!(text.contains("got `{\"id\": 0, \"action\": \"sevens-of-nothing\"}`"), "{text}");
-}
-
-#[test]
-fn a_reply_that_is_not_json_or_has_another_id_is_refused() {
-    let (_, text) = failure("garbage", "print('hello')", "");
-    assert!(text.contains("the reply is not JSON") && text.contains("got `hello`"), "{text}");
-    let (_, text) = failure("wrong-id", "print(json.dumps({'id': 99, 'action': req['view']['legal'][0]}))", "");
-    assert!(text.contains("the reply's `id` is not the request's (0)"), "{text}");
-}
-
-#[test]
-fn a_crashing_program_is_reported_with_its_exit_status_and_error_output() {
-    let (_, text) = failure("crash", "sys.stderr.write('bot: out of cheese\\n'); sys.stderr.flush(); sys.exit(3)", "");
-    assert!(text.contains("the program exited (exit status: 3)"), "{text}");
-    assert!(text.contains("out of cheese"), "{text}");
+fn an_illegal_or_unreadable_reply_or_a_crash_stops_the_evaluation_naming_what_came_back() {
+    // The bot, its body, and what the error says of it.
+    let cases: [(&str, &str, &[&str]); 4] = [
+        (
+            "illegal",
+            "print(json.dumps({'id': req['id'], 'action': 'sevens-of-nothing'}))",
+            &["`sevens-of-nothing` is not a legal action now", "got `{\"id\": 0, \"action\": \"sevens-of-nothing\"}`"],
+        ),
+        ("garbage", "print('hello')", &["the reply is not JSON", "got `hello`"]),
+        (
+            "wrong-id",
+            "print(json.dumps({'id': 99, 'action': req['view']['legal'][0]}))",
+            &["the reply's `id` is not the request's (0)"],
+        ),
+        (
+            "crash",
+            "sys.stderr.write('bot: out of cheese\\n'); sys.stderr.flush(); sys.exit(3)",
+            &["the program exited (exit status: 3)", "out of cheese"],
+        ),
+    ];
+    for (name, body, says) in cases {
+        let text = failure(name, body, "");
+        for said in says {
+            assert!(text.contains(said), "{name}: {text}");
+        }
+    }
 }
 
 #[test]
 fn a_hanging_program_is_stopped_at_the_time_limit() {
     let t0 = std::time::Instant::now();
-    let (_, text) = failure("hang", "time.sleep(60)", "limit=0.5:");
+    let text = failure("hang", "time.sleep(60)", "limit=0.5:");
     assert!(text.contains("no reply within 0.5 s"), "{text}");
     assert!(t0.elapsed().as_secs() < 30, "the hang was not cut off: {:?}", t0.elapsed());
 }

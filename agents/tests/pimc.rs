@@ -1,9 +1,9 @@
 //! PIMC agent: every sampled world is consistent with the public record (the
 //! replay accepts every public action, own hand, played dominoes and counts are
 //! right, the world shows the same view), the sampler's count of consistent
-//! deals matches brute force and its draws are uniform, decisions are
-//! deterministic per seed and always legal, and a strength check against
-//! `heuristic` (figures printed; run with `--nocapture`).
+//! deals matches brute force (its draws are uniform: the `uniform` tests),
+//! decisions are deterministic per seed and always legal, and a strength check
+//! against `heuristic` (figures printed; run with `--nocapture`).
 //!
 //! ```text
 //! cargo test -p bones-agents --release --test main -- pimc:: --nocapture
@@ -23,6 +23,8 @@ use bones_env::texas42::{Hand, Phase};
 use bones_env::Texas42View;
 use bones_env::{Action, DominoSet, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
+
+use crate::pimc_common::{decision_points, same_seed_same_action};
 
 /// The agent of `spec` for Texas 42 (standard rules).
 fn t42(s: &AgentSpec) -> Result<Box<dyn Agent<Texas42View>>, SpecError> {
@@ -57,22 +59,16 @@ fn chooser(h: &Hand, rng: &mut AgentRng) -> Action {
 
 /// Every decision point of `hands` random hands per rule set: `(hand, view of
 /// the seat to move)`.
-fn positions(hands: u64, seed: u64) -> Vec<(Hand, Texas42View)> {
-    let mut out = Vec::new();
-    for (r, rules) in rule_sets().into_iter().enumerate() {
-        let game = Texas42::new(rules);
-        for i in 0..hands {
-            let s = seed.wrapping_mul(1_000_003) + r as u64 * 10_007 + i;
-            let mut rng = AgentRng::seed_from_u64(s ^ 0xC0FFEE);
-            let mut st = game.new_state(s, Episode::Hand);
-            while let Some(seat) = st.current_seat() {
-                let h = *st.hand();
-                out.push((h, Texas42View::from_hand(&h, seat as u8)));
-                st.apply(chooser(&h, &mut rng)).unwrap();
-            }
-        }
-    }
-    out
+pub(crate) fn positions(hands: u64, seed: u64) -> Vec<(Hand, Texas42View)> {
+    let games = rule_sets().into_iter().enumerate().map(|(r, rules)| (r as u64, Texas42::new(rules)));
+    decision_points(
+        games,
+        hands,
+        seed,
+        0xC0FFEE,
+        |_, h, seat| Texas42View::from_hand(h, seat),
+        |h, _, rng| chooser(h, rng),
+    )
 }
 
 /// Checks one sampled world against the true hand it was sampled from.
@@ -108,42 +104,44 @@ fn brute_force(v: &Texas42View, cons: &Constraints) -> (u64, u64) {
     let others: Vec<usize> = (0..4).filter(|&s| s != seat).collect();
     let mut hands = [DominoSet::EMPTY; 4];
     hands[seat] = v.hand;
-    fn rec(
-        i: usize,
-        unseen: &[bones_env::Domino],
-        others: &[usize],
-        hands: &mut [DominoSet; 4],
-        cons: &Constraints,
-        v: &Texas42View,
-        out: &mut (u64, u64),
-    ) {
-        if i == unseen.len() {
-            if others.iter().any(|&s| hands[s].len() != cons.count[s] as usize) {
-                return;
-            }
-            if cons.admits(hands) {
-                out.0 += 1;
-            }
-            let mut dealt = *hands;
-            for (d, p) in dealt.iter_mut().zip(cons.played_by) {
-                *d |= p;
-            }
-            if replay(v, dealt).is_ok() {
-                out.1 += 1;
-            }
-            return;
+    let mut out = (0, 0);
+    for_each_deal(&unseen, &others, &cons.count, &mut hands, &mut |hands| {
+        if cons.admits(hands) {
+            out.0 += 1;
         }
-        for &s in others {
-            if hands[s].len() < cons.count[s] as usize {
-                hands[s].insert(unseen[i]);
-                rec(i + 1, unseen, others, hands, cons, v, out);
-                hands[s].remove(unseen[i]);
-            }
+        let mut dealt = *hands;
+        for (d, p) in dealt.iter_mut().zip(cons.played_by) {
+            *d |= p;
+        }
+        if replay(v, dealt).is_ok() {
+            out.1 += 1;
+        }
+    });
+    out
+}
+
+/// Calls `visit` with every deal of `unseen` to the seats `others`, added to
+/// `hands`, that brings each of them to `count[s]` dominoes.
+fn for_each_deal(
+    unseen: &[bones_env::Domino],
+    others: &[usize],
+    count: &[u8; 4],
+    hands: &mut [DominoSet; 4],
+    visit: &mut dyn FnMut(&[DominoSet; 4]),
+) {
+    let Some((&d, rest)) = unseen.split_first() else {
+        if others.iter().all(|&s| hands[s].len() == count[s] as usize) {
+            visit(hands);
+        }
+        return;
+    };
+    for &s in others {
+        if hands[s].len() < count[s] as usize {
+            hands[s].insert(d);
+            for_each_deal(rest, others, count, hands, visit);
+            hands[s].remove(d);
         }
     }
-    let mut out = (0, 0);
-    rec(0, &unseen, &others, &mut hands, cons, v, &mut out);
-    out
 }
 
 #[test]
@@ -231,25 +229,7 @@ fn synthetic_constraints_count_and_sample() {
         let mut total = 0u64;
         let mut hands = [DominoSet::EMPTY; 4];
         hands[seat as usize] = own;
-        fn rec(
-            i: usize,
-            doms: &[bones_env::Domino],
-            others: &[usize],
-            h: &mut [DominoSet; 4],
-            c: &Constraints,
-            t: &mut u64,
-        ) {
-            if i == doms.len() {
-                *t += c.admits(h) as u64;
-                return;
-            }
-            for &s in others {
-                h[s].insert(doms[i]);
-                rec(i + 1, doms, others, h, c, t);
-                h[s].remove(doms[i]);
-            }
-        }
-        rec(0, &doms, &others, &mut hands, &cons, &mut total);
+        for_each_deal(&doms, &others, &count, &mut hands, &mut |h| total += cons.admits(h) as u64);
         let sampler = WorldSampler::from_constraints(cons);
         if total == 0 {
             assert!(sampler.relaxed());
@@ -271,36 +251,6 @@ fn synthetic_constraints_count_and_sample() {
 }
 
 #[test]
-fn samples_are_uniform() {
-    // Find real positions with a handful of consistent deals and check that
-    // each deal comes up about equally often (chi-square, generous bound).
-    let mut rng = AgentRng::seed_from_u64(3);
-    let mut tested = 0;
-    for (_, v) in positions(30, 2) {
-        let sampler = WorldSampler::new(&v);
-        let n = sampler.count();
-        if !(4..=40).contains(&n) {
-            continue;
-        }
-        let draws = 400 * n;
-        let mut freq: HashMap<[DominoSet; 4], u64> = HashMap::new();
-        for _ in 0..draws {
-            *freq.entry(sampler.sample(&mut rng)).or_default() += 1;
-        }
-        assert_eq!(freq.len() as u64, n, "every consistent deal is drawn");
-        let expect = draws as f64 / n as f64;
-        let chi2: f64 = freq.values().map(|&f| (f as f64 - expect).powi(2) / expect).sum();
-        // df = n - 1 <= 39: the 99.99% quantile is below 80.
-        assert!(chi2 < 80.0, "chi-square {chi2} over {n} deals");
-        tested += 1;
-        if tested >= 25 {
-            break;
-        }
-    }
-    assert!(tested >= 10, "too few small positions: {tested}");
-}
-
-#[test]
 fn public_actions_replay_the_real_hand() {
     for (real, v) in positions(10, 3) {
         let w = replay(&v, real.dealt).unwrap();
@@ -318,14 +268,7 @@ fn pimc_is_deterministic_and_legal() {
         if i % 3 != 0 {
             continue;
         }
-        let mut a = PimcAgent::new(3);
-        let mut b = PimcAgent::new(3);
-        let mut ra = AgentRng::seed_from_u64(i as u64);
-        let mut rb = AgentRng::seed_from_u64(i as u64);
-        let x = a.act(&v, &mut ra);
-        let y = b.act(&v, &mut rb);
-        assert_eq!(x, y, "same seed, different action");
-        assert_eq!(ra.random::<u64>(), rb.random::<u64>(), "same seed, different draws");
+        let (x, mut a) = same_seed_same_action(|| PimcAgent::new(3), &v, i as u64);
         assert!(real.legal_mask().contains(x), "illegal action {x} in {v:?}");
         // The same agent again (its solver table warm) gives the same action.
         let mut rc = AgentRng::seed_from_u64(i as u64);

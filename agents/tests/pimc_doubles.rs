@@ -1,9 +1,10 @@
 //! PIMC for Doubles: the constraints never exclude the real hands, every
 //! sampled world is consistent with the public record (the seat sees the same
 //! view in it, the same legal actions, and the world plays on legally), the
-//! sampler's count matches brute force and its draws are uniform, decisions are
-//! deterministic per seed and legal, and a strength check against `heuristic`
-//! (figures printed; run with `--nocapture`).
+//! sampler's count matches brute force (its draws are uniform: the `uniform`
+//! tests; so is the boneyard's order), decisions are deterministic per seed and
+//! legal, and a strength check against `heuristic` (figures printed; run with
+//! `--nocapture`).
 //!
 //! ```text
 //! cargo test -p bones-agents --release --test main -- pimc_doubles:: --nocapture
@@ -19,6 +20,8 @@ use bones_env::rules::BlockedTie;
 use bones_env::rules::DoublesRules;
 use bones_env::{Action, DominoSet, Doubles, DoublesView, Episode, Game, GameState};
 use rand::{Rng, SeedableRng};
+
+use crate::pimc_common::{decision_points, same_seed_same_action};
 
 fn rules(players: u8) -> DoublesRules {
     DoublesRules { players, blocked_tie: if players == 3 { BlockedTie::Split } else { BlockedTie::None }, target: 100 }
@@ -36,24 +39,10 @@ fn chooser(v: &DoublesView, rng: &mut AgentRng) -> Action {
 
 /// Every decision point of `rounds` rounds per player count: `(round, view of
 /// the seat to move)`.
-fn positions(rounds: u64, seed: u64) -> Vec<(Round, DoublesView)> {
-    let mut out = Vec::new();
-    for players in 2..=4u8 {
-        let r = rules(players);
-        let game = Doubles::new(r);
-        for i in 0..rounds {
-            let s = seed.wrapping_mul(1_000_003) + players as u64 * 10_007 + i;
-            let mut rng = AgentRng::seed_from_u64(s ^ 0xD0D0);
-            let mut st = game.new_state(s, Episode::Hand);
-            while let Some(seat) = st.current_seat() {
-                let round = *st.round();
-                let v = DoublesView::from_round(&round, seat as u8, r);
-                out.push((round, v));
-                st.apply(chooser(&v, &mut rng)).unwrap();
-            }
-        }
-    }
-    out
+pub(crate) fn positions(rounds: u64, seed: u64) -> Vec<(Round, DoublesView)> {
+    let games = (2..=4u8).map(|players| (players as u64, Doubles::new(rules(players))));
+    let view = |game: &Doubles, round: &Round, seat| DoublesView::from_round(round, seat, game.rules);
+    decision_points(games, rounds, seed, 0xD0D0, view, |_, v, rng| chooser(v, rng))
 }
 
 fn boneyard_set(r: &Round) -> DominoSet {
@@ -177,36 +166,6 @@ fn the_count_of_consistent_worlds_matches_brute_force() {
 }
 
 #[test]
-fn samples_are_uniform() {
-    // Positions with a handful of consistent worlds: each comes up about
-    // equally often (chi-square, generous bound).
-    let mut rng = AgentRng::seed_from_u64(3);
-    let mut tested = 0;
-    for (_, v) in positions(30, 4) {
-        let sampler = DoublesSampler::new(&v);
-        let n = sampler.count();
-        if !(4..=40).contains(&n) {
-            continue;
-        }
-        let draws = 400 * n;
-        let mut freq: HashMap<([DominoSet; 4], DominoSet), u64> = HashMap::new();
-        for _ in 0..draws {
-            *freq.entry(sampler.sample(&mut rng)).or_default() += 1;
-        }
-        assert_eq!(freq.len() as u64, n, "every consistent world is drawn");
-        let expect = draws as f64 / n as f64;
-        let chi2: f64 = freq.values().map(|&f| (f as f64 - expect).powi(2) / expect).sum();
-        // df = n - 1 <= 39: the 99.99% quantile is below 80.
-        assert!(chi2 < 80.0, "chi-square {chi2} over {n} worlds");
-        tested += 1;
-        if tested >= 25 {
-            break;
-        }
-    }
-    assert!(tested >= 10, "too few small positions: {tested}");
-}
-
-#[test]
 fn the_boneyard_order_is_uniform() {
     // A position late in a 2-player round with a boneyard of three or more:
     // the first domino to draw is each of them equally often.
@@ -244,13 +203,7 @@ fn pimc_is_deterministic_and_legal() {
         if v.legal.len() < 2 || i % 2 != 0 {
             continue;
         }
-        let mut a = DoublesPimc::new(4);
-        let mut b = DoublesPimc::new(4);
-        let mut ra = AgentRng::seed_from_u64(i as u64);
-        let mut rb = AgentRng::seed_from_u64(i as u64);
-        let x = a.act(&v, &mut ra);
-        assert_eq!(x, b.act(&v, &mut rb), "same seed, different action");
-        assert_eq!(ra.random::<u64>(), rb.random::<u64>(), "same seed, different draws");
+        let (x, a) = same_seed_same_action(|| DoublesPimc::new(4), &v, i as u64);
         assert!(real.legal_mask().contains(x), "illegal action {x}");
         let scores = a.scores(&v, &mut AgentRng::seed_from_u64(1));
         assert_eq!(scores.len(), v.legal.len(), "every legal action is scored");

@@ -20,6 +20,8 @@ use bones_env::rules::{BlockedTie, DoublesRules};
 use bones_env::{Action, DominoSet, Doubles, DoublesState, Episode, Game, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
 
+use crate::uniform::{check_some, chi2_p, chi_square};
+
 fn random_action<S: GameState>(s: &S, rng: &mut AgentRng) -> Action {
     let legal = s.legal_mask();
     legal.nth(rng.random_range(0..legal.len()))
@@ -161,52 +163,11 @@ fn bad_seats_and_finished_episodes_are_errors() {
     assert_eq!(resample_doubles(&st, 1, &mut rng).unwrap_err(), ResampleError::Over);
 }
 
-/// The upper tail probability of a chi-square statistic with `df` degrees of
-/// freedom (Wilson–Hilferty normal approximation).
-fn chi2_p(chi2: f64, df: f64) -> f64 {
-    let z = ((chi2 / df).powf(1.0 / 3.0) - (1.0 - 2.0 / (9.0 * df))) / (2.0 / (9.0 * df)).sqrt();
-    0.5 * erfc(z / std::f64::consts::SQRT_2)
-}
-
-/// erfc (Numerical Recipes' erfcc, relative error below 1.2e-7).
-fn erfc(x: f64) -> f64 {
-    let z = x.abs();
-    let t = 1.0 / (1.0 + 0.5 * z);
-    let r = t
-        * (-z * z - 1.26551223
-            + t * (1.00002368
-                + t * (0.37409196
-                    + t * (0.09678418
-                        + t * (-0.18628806
-                            + t * (0.27886807
-                                + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))))
-            .exp();
-    if x >= 0.0 {
-        r
-    } else {
-        2.0 - r
-    }
-}
-
 /// Counts the worlds of `draws` draws and returns (distinct worlds, chi-square p
 /// against the uniform over `n` worlds).
-fn uniformity<K: Hash + Eq>(draws: u64, n: u64, mut world: impl FnMut() -> K) -> (u64, f64) {
-    let mut freq: HashMap<K, u64> = HashMap::new();
-    for _ in 0..draws {
-        *freq.entry(world()).or_default() += 1;
-    }
-    let expect = draws as f64 / n as f64;
-    let seen = freq.len() as u64;
-    let chi2: f64 = freq.values().map(|&f| (f as f64 - expect).powi(2) / expect).sum::<f64>()
-        + (n.saturating_sub(seen)) as f64 * expect;
+fn uniformity<K: Hash + Eq>(draws: u64, n: u64, world: impl FnMut() -> K) -> (u64, f64) {
+    let (seen, chi2) = chi_square(draws, n, world);
     (seen, chi2_p(chi2, (n - 1) as f64))
-}
-
-#[test]
-fn chi_square_helper_is_sane() {
-    // df 10: the 0.001 quantile is 29.59, the median 9.34.
-    assert!((chi2_p(29.59, 10.0) - 0.001).abs() < 3e-4);
-    assert!((chi2_p(9.34, 10.0) - 0.5).abs() < 0.02);
 }
 
 #[test]
@@ -215,8 +176,7 @@ fn texas42_resample_is_uniform_after_five_tricks() {
     // deals: every one is drawn, about equally often.
     let game = Texas42::new(Texas42Rules::STANDARD);
     let mut rng = AgentRng::seed_from_u64(5);
-    let mut tested = 0;
-    for k in 0..40u64 {
+    check_some(0..40u64, 3, 1, |k| {
         let mut st = game.new_state(900 + k, Episode::Hand);
         // Play until five tricks are done (20 dominoes played).
         while !st.is_terminal() {
@@ -229,13 +189,13 @@ fn texas42_resample_is_uniform_after_five_tricks() {
             st.apply(a).unwrap();
         }
         if st.is_terminal() {
-            continue;
+            return false;
         }
         let seat = st.current_seat().unwrap();
         let sampler = WorldSampler::new(&st.view(seat));
         let n = sampler.count();
         if !(3..=400).contains(&n) {
-            continue;
+            return false;
         }
         let draws = 20_000;
         let mut draw = AgentRng::seed_from_u64(11 + k);
@@ -243,12 +203,8 @@ fn texas42_resample_is_uniform_after_five_tricks() {
         eprintln!("texas42 after five tricks: {n} worlds, chi-square p {p:.3}");
         assert_eq!(seen, n, "every consistent deal is drawn (the sampler counts {n})");
         assert!(p > 0.001, "chi-square p {p} over {n} worlds");
-        tested += 1;
-        if tested >= 3 {
-            break;
-        }
-    }
-    assert!(tested >= 1, "no small position found");
+        true
+    });
 }
 
 #[test]

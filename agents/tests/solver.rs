@@ -14,6 +14,19 @@ use rand_chacha::ChaCha8Rng;
 /// Points the bidding team takes from here to the end, plain minimax over
 /// `Hand::apply` (the hand must have `early_end` off).
 fn brute_points(h: &Hand) -> i32 {
+    minimax_points(h, -1, 100, false)
+}
+
+/// `brute_points` with plain alpha-beta (no table, no move ordering): the same
+/// value, fast enough for five tricks.
+fn ab_points(h: &Hand, alpha: i32, beta: i32) -> i32 {
+    minimax_points(h, alpha, beta, true)
+}
+
+/// Minimax of the bidding team's points to come over every line of play, cut
+/// off where `prune` and the window `alpha..beta` closes (without `prune` the
+/// window only narrows and every line is searched).
+fn minimax_points(h: &Hand, mut alpha: i32, mut beta: i32, prune: bool) -> i32 {
     if h.is_done() {
         return 0;
     }
@@ -23,8 +36,18 @@ fn brute_points(h: &Hand) -> i32 {
     for a in h.legal_mask().iter() {
         let mut c = *h;
         c.apply(a).unwrap();
-        let v = (c.points[bt] - h.points[bt]) as i32 + brute_points(&c);
-        best = if maxi { best.max(v) } else { best.min(v) };
+        let gain = (c.points[bt] - h.points[bt]) as i32;
+        let v = gain + minimax_points(&c, alpha - gain, beta - gain, prune);
+        if maxi {
+            best = best.max(v);
+            alpha = alpha.max(v);
+        } else {
+            best = best.min(v);
+            beta = beta.min(v);
+        }
+        if prune && alpha >= beta {
+            break;
+        }
     }
     best
 }
@@ -46,34 +69,6 @@ fn brute_made(h: &Hand) -> bool {
     } else {
         kids.all(|m| m)
     }
-}
-
-/// `brute_points` with plain alpha-beta (no table, no move ordering): the same
-/// value, fast enough for five tricks.
-fn ab_points(h: &Hand, mut alpha: i32, mut beta: i32) -> i32 {
-    if h.is_done() {
-        return 0;
-    }
-    let bt = team(h.bidder);
-    let maxi = team(h.to_move) == bt;
-    let mut best = if maxi { i32::MIN } else { i32::MAX };
-    for a in h.legal_mask().iter() {
-        let mut c = *h;
-        c.apply(a).unwrap();
-        let gain = (c.points[bt] - h.points[bt]) as i32;
-        let v = gain + ab_points(&c, alpha - gain, beta - gain);
-        if maxi {
-            best = best.max(v);
-            alpha = alpha.max(v);
-        } else {
-            best = best.min(v);
-            beta = beta.min(v);
-        }
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
 }
 
 /// All points still to come, by playing the first legal action to the end.

@@ -134,6 +134,9 @@ fn the_nearest_spelling_is_a_slip_away_or_none() {
     assert_eq!(edit_distance("worlds", "wrolds"), 2);
     assert_eq!(edit_distance("kitten", "sitting"), 3);
     assert_eq!(edit_distance("same", "same"), 0);
+    for (a, b, d) in [("", "", 0), ("learning_rat", "learning_rate", 1), ("gama", "gamma", 1)] {
+        assert_eq!((edit_distance(a, b), edit_distance(b, a)), (d, d), "{a} {b}");
+    }
     let names = || AGENTS.iter().map(|a| a.name);
     assert_eq!(nearest("heuristc", names()), Some("heuristic"));
     assert_eq!(nearest("PIMC", names()), Some("pimc"));

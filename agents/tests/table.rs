@@ -445,22 +445,41 @@ fn a_restarted_table_plays_afresh_and_a_restored_one_keeps_its_history() {
     for_each_game!(restarts_and_histories);
 }
 
-/// The loop `bones._bones.Table` ran before it used the table (python/src/table.rs,
-/// `Core::advance` and `Core::step`), on an environment: every time step the
-/// outside player saw, and the log.
-fn python_core_before<G: Game>(
-    game: &G,
+/// One game of the Python table: the game and episode, the step limit, the
+/// outside player's seat, and the seeds of the deal and of the agents.
+struct PythonGame<'a, G: Game> {
+    game: &'a G,
     episode: Episode,
     max_steps: Option<u32>,
     outside: usize,
     seed: u64,
     agent_seed: u64,
-) -> (Vec<bones_env::TimeStep>, Vec<(u8, u8)>) {
-    let mut env = Env::new(game.clone(), episode);
-    env.max_steps = max_steps;
-    let mut agents = seats(game, "random", &[outside]);
-    env.reset(seed);
-    let mut rng = rng(agent_seed);
+}
+
+impl<G: Game> PythonGame<'_, G> {
+    /// The environment, with the step limit.
+    fn env(&self) -> Env<G> {
+        let mut env = Env::new(self.game.clone(), self.episode);
+        env.max_steps = self.max_steps;
+        env
+    }
+
+    /// Random agents in every seat but the outside one.
+    fn agents(&self) -> Seats<G> {
+        seats(self.game, "random", &[self.outside])
+    }
+}
+
+/// Every time step the outside player saw, and the log.
+type Trace = (Vec<bones_env::TimeStep>, Vec<(u8, u8)>);
+
+/// The loop `bones._bones.Table` ran before it used the table (python/src/table.rs,
+/// `Core::advance` and `Core::step`), on an environment.
+fn python_core_before<G: Game>(run: &PythonGame<G>) -> Trace {
+    let mut env = run.env();
+    let mut agents = run.agents();
+    env.reset(run.seed);
+    let mut rng = rng(run.agent_seed);
     let mut log: Vec<(u8, u8)> = Vec::new();
     let mut own = self::rng(99);
     let mut seen = Vec::new();
@@ -493,18 +512,10 @@ fn python_core_before<G: Game>(
     }
 }
 
-fn python_core_now<G: Game>(
-    game: &G,
-    episode: Episode,
-    max_steps: Option<u32>,
-    outside: usize,
-    seed: u64,
-    agent_seed: u64,
-) -> (Vec<bones_env::TimeStep>, Vec<(u8, u8)>) {
-    let mut env = Env::new(game.clone(), episode);
-    env.max_steps = max_steps;
-    let mut table = Table::new(env, seats(game, "random", &[outside]), rng(0));
-    table.reset(seed, rng(agent_seed));
+/// The same on the table.
+fn python_core_now<G: Game>(run: &PythonGame<G>) -> Trace {
+    let mut table = Table::new(run.env(), run.agents(), rng(0));
+    table.reset(run.seed, rng(run.agent_seed));
     let mut own = rng(99);
     let mut seen = Vec::new();
     loop {
@@ -524,9 +535,10 @@ fn python_tables_unchanged<G: Game>(game: G) {
         for max_steps in [None, Some(30)] {
             for seed in 0..3 {
                 let outside = seed as usize % game.num_players();
+                let run = PythonGame { game: &game, episode, max_steps, outside, seed, agent_seed: seed + 1 };
                 assert_eq!(
-                    python_core_now(&game, episode, max_steps, outside, seed, seed + 1),
-                    python_core_before(&game, episode, max_steps, outside, seed, seed + 1),
+                    python_core_now(&run),
+                    python_core_before(&run),
                     "{} {episode:?} max_steps {max_steps:?} seed {seed}",
                     game.name()
                 );

@@ -28,7 +28,7 @@ fn latest_update(out: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-fn train_args<'a>(out: &'a str, resume: bool) -> Vec<&'a str> {
+fn train_args(out: &str, resume: bool) -> Vec<&str> {
     let mut args = vec!["train", "--config", "smoke", "--hands", "600", "--out", out];
     if resume {
         args.push("--resume");

@@ -14,6 +14,7 @@
 use crate::doubles::{Doubles, DoublesRecord};
 use crate::game::{Episode, Game};
 use crate::record::json::{kind, RecordError};
+use crate::record::typed::TypedRecord;
 use crate::registry::{game_names, names_or, replay_record, RecordVisitor};
 use crate::texas42::{Texas42, Texas42Record};
 use serde::Serialize;

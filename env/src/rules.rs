@@ -287,6 +287,24 @@ impl Texas42Rules {
         })
     }
 
+    /// The rules as their preset plus the keys whose values differ from the
+    /// preset's: `{"preset":"full","all_pass":"redeal"}`, `{}` for the
+    /// standard rules. The preset is `full` when all four variants are on
+    /// (`standard`, left out, otherwise). `bones play --save` writes a
+    /// record's rules so.
+    pub fn preset_diff(&self) -> Map<String, Value> {
+        let full = self.variants == Texas42Rules::FULL.variants;
+        let base = if full { Texas42Rules::FULL } else { Texas42Rules::STANDARD };
+        let mut out = Map::new();
+        if full {
+            out.insert("preset".into(), "full".into());
+        }
+        if let (Value::Object(mine), Value::Object(theirs)) = (self.to_json(), base.to_json()) {
+            out.extend(mine.into_iter().filter(|(k, v)| theirs.get(k) != Some(v)));
+        }
+        out
+    }
+
     /// Early end in force (never under points scoring).
     #[inline]
     pub fn stops_early(&self) -> bool {
@@ -382,6 +400,21 @@ mod tests {
         assert!(e.contains("doubles"), "{e}");
         assert!(Texas42Rules::from_json(&json!({"preset":"fancy"})).is_err());
         assert!(Texas42Rules::from_json(&json!({"variants":["nel-o","bogus"]})).is_err());
+    }
+
+    #[test]
+    fn a_preset_diff_names_the_preset_and_only_the_keys_that_differ_from_it() {
+        let diff = |r: Texas42Rules| Value::Object(r.preset_diff());
+        assert_eq!(diff(Texas42Rules::STANDARD), json!({}));
+        assert_eq!(diff(Texas42Rules::FULL), json!({"preset":"full"}));
+        let redeal = Texas42Rules { all_pass: AllPass::Redeal, target: 3, ..Texas42Rules::FULL };
+        assert_eq!(diff(redeal), json!({"preset":"full","all_pass":"redeal","target":3}));
+        let some = Variants::NONE.with(Variant::Sevens);
+        let sevens = Texas42Rules { variants: some, early_end: false, ..Texas42Rules::STANDARD };
+        assert_eq!(diff(sevens), json!({"variants":["sevens"],"early_end":false}));
+        for r in [Texas42Rules::STANDARD, Texas42Rules::FULL, redeal, sevens] {
+            assert_eq!(Texas42Rules::from_json(&diff(r)).unwrap(), r, "{}", diff(r));
+        }
     }
 
     #[test]

@@ -19,6 +19,15 @@ fn tmp(name: &str) -> std::path::PathBuf {
     d
 }
 
+/// The smoke config on Doubles for 30 hands, its scores scaled by 0.01.
+fn doubles_smoke() -> TrainConfig {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.model.game = "doubles".into();
+    cfg.run.total_hands = 30;
+    cfg.model.reward_scale = 0.01;
+    cfg
+}
+
 #[test]
 fn a_tiny_run_trains_checkpoints_logs_and_resumes() {
     let cfg = TrainConfig::load("smoke").unwrap();
@@ -90,11 +99,8 @@ fn an_oracle_critic_run_trains_checkpoints_its_critic_and_resumes() {
 
 #[test]
 fn doubles_trains_with_the_same_trainer() {
-    let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.model.game = "doubles".into();
+    let mut cfg = doubles_smoke();
     cfg.model.players = 3;
-    cfg.run.total_hands = 30;
-    cfg.model.reward_scale = 0.01;
     let out = tmp("doubles");
     let rules = bones_env::rules::DoublesRules { players: 3, ..Default::default() };
     let summary = train(Doubles::new(rules), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
@@ -114,13 +120,11 @@ fn resume_without_a_checkpoint_is_a_clear_error() {
 /// A short Doubles run that learns fast from a teacher's labels (with
 /// `teacher_coef` 5 and no entropy bonus), for the imitation tests.
 pub fn imitation_config() -> TrainConfig {
-    let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.model.game = "doubles".into();
+    let mut cfg = doubles_smoke();
     cfg.run.total_hands = 300;
     cfg.ppo.num_envs = 16;
     cfg.ppo.num_steps = 32;
     cfg.model.hidden = 64;
-    cfg.model.reward_scale = 0.01;
     cfg.ppo.learning_rate = 3e-3;
     cfg.ppo.ent_coef = 0.0;
     cfg.ppo.teacher_coef = 5.0;
@@ -179,10 +183,7 @@ fn doubles_decisions(dir: &std::path::Path) -> Vec<(usize, f32)> {
 
 #[test]
 fn init_starts_a_run_from_a_trained_policy() {
-    let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.model.game = "doubles".into();
-    cfg.run.total_hands = 30;
-    cfg.model.reward_scale = 0.01;
+    let cfg = doubles_smoke();
     let first = tmp("init-a");
     train(Doubles::default(), &cfg, &first, false, Device::flex(), &mut ()).unwrap();
     let trained = checkpoint::latest(&first.join("checkpoints")).unwrap();

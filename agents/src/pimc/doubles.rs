@@ -313,21 +313,18 @@ impl Agent<DoublesView> for DoublesPimc {
     /// value over the worlds: the seat's round score minus the table's
     /// average round score.
     fn explain(&mut self, v: &DoublesView, rng: &mut AgentRng) -> Explained {
-        let legal = v.legal;
-        assert!(!legal.is_empty(), "pimc agent asked to act with no legal action");
-        if legal.len() == 1 {
-            return Explained { action: legal.nth(0), values: None };
-        }
-        let worlds = DoublesSampler::new(v).worlds(v, self.worlds, rng);
-        let scores = self.score_actions(v, &worlds, rng);
-        let per = (worlds.len().max(1) * v.players() as usize) as f64;
-        let values = ActionValues {
-            unit: format!(
-                "your round score minus the table's average, mean over {} sampled worlds played out",
-                worlds.len()
-            ),
-            values: scores.iter().map(|&(a, total)| (a, total as f64 / per)).collect(),
-        };
-        Explained { action: scores[0].0, values: Some(values) }
+        Explained::of_choice(v.legal, "pimc agent", || {
+            let worlds = DoublesSampler::new(v).worlds(v, self.worlds, rng);
+            let scores = self.score_actions(v, &worlds, rng);
+            let per = (worlds.len().max(1) * v.players() as usize) as f64;
+            let values = ActionValues {
+                unit: format!(
+                    "your round score minus the table's average, mean over {} sampled worlds played out",
+                    worlds.len()
+                ),
+                values: scores.iter().map(|&(a, total)| (a, total as f64 / per)).collect(),
+            };
+            Explained { action: scores[0].0, values: Some(values) }
+        })
     }
 }

@@ -462,12 +462,7 @@ impl Agent<Texas42View> for PimcAgent {
     /// values it was chosen by ([`PimcAgent::declaration_values`],
     /// [`PimcAgent::play_values`]).
     fn explain(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
-        let legal: ActionMask = v.legal;
-        assert!(!legal.is_empty(), "pimc agent asked to act with no legal action");
-        if legal.len() == 1 {
-            return Explained { action: legal.nth(0), values: None };
-        }
-        match v.phase {
+        Explained::of_choice(v.legal, "pimc agent", || match v.phase {
             Phase::Bidding => {
                 let est = self.bid_estimate(v, rng);
                 Explained { action: self.choose_bid(v, &est), values: None }
@@ -483,7 +478,7 @@ impl Agent<Texas42View> for PimcAgent {
                 Explained { action: scores[0].0, values: Some(self.play_values(v, &scores, worlds.len())) }
             }
             Phase::Done => unreachable!("no action in a finished hand"),
-        }
+        })
     }
 }
 

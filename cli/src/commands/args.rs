@@ -1,5 +1,5 @@
-//! What several subcommands share: the game and rules flags, and the usage
-//! error (exit status 2).
+//! What several subcommands share: the game and rules flags, the worker
+//! thread count, and the usage error (exit status 2).
 
 use anyhow::Result;
 use bones_env::{AnyGame, GameError, GAMES};
@@ -44,4 +44,13 @@ pub struct Usage(pub String);
 /// A usage error from any message.
 pub fn usage(msg: impl std::fmt::Display) -> Usage {
     Usage(msg.to_string())
+}
+
+/// The worker threads a `--threads` flag asks for: all cores when it is left
+/// out; 0 is a usage error.
+pub fn threads(given: Option<usize>) -> Result<usize, Usage> {
+    match given.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())) {
+        0 => Err(usage("--threads must be at least 1")),
+        n => Ok(n),
+    }
 }

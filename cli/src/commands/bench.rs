@@ -28,10 +28,7 @@ pub fn run(args: BenchArgs) -> Result<i32> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(usage("--seconds must be a positive number").into());
     }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return Err(usage("--threads must be at least 1").into());
-    }
+    let threads = super::args::threads(args.threads)?;
     args.game.game()?.visit(Bench { args: &args, threads })
 }
 

@@ -53,10 +53,7 @@ pub fn run(args: BenchmarkArgs) -> Result<i32> {
         Ok(b) => b,
         Err(e) => return usage(e),
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return usage("--threads must be at least 1");
-    }
+    let threads = super::args::threads(args.threads)?;
     let agent = match AgentSpec::parse(&args.agent) {
         Ok(s) => s,
         Err(e) => return usage(e),

@@ -80,10 +80,7 @@ fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
         (_, Some(h)) => Amount::Hands(h),
         (g, None) => Amount::Games(g.unwrap_or(100)),
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return usage("--threads must be at least 1");
-    }
+    let threads = super::args::threads(args.threads)?;
     let opts = EvalOptions { amount, seed: args.seed, threads };
     let list = args.ladder.as_deref().or(args.agents.as_deref()).unwrap_or_default();
     let specs = match AgentSpec::parse_list(list) {

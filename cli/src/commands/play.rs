@@ -12,10 +12,10 @@ use anyhow::{anyhow, Result};
 use bones_agents::spec::grammar;
 use bones_agents::{Agent, AgentRng, AgentSpec, Bare, Refusal, Seats, SpecError, Table};
 use bones_env::rules::DoublesRules;
-use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules};
+use bones_env::{AnyGame, Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules, TypedRecord};
 use bones_policy::agent::factory;
 use rand::SeedableRng;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
@@ -110,23 +110,8 @@ fn build_bot<V>(
     }
 }
 
-/// The rules as their preset plus the keys that differ from it:
-/// `{"preset":"full","all_pass":"redeal"}` (`{}` for the standard rules).
-fn rules_diff(rules: &Texas42Rules) -> Map<String, Value> {
-    let full = rules.variants == Texas42Rules::FULL.variants;
-    let base = if full { Texas42Rules::FULL } else { Texas42Rules::STANDARD };
-    let mut out = Map::new();
-    if full {
-        out.insert("preset".into(), json!("full"));
-    }
-    if let (Value::Object(mine), Value::Object(theirs)) = (rules.to_json(), base.to_json()) {
-        out.extend(mine.into_iter().filter(|(k, v)| theirs.get(k) != Some(v)));
-    }
-    out
-}
-
 fn rules_name(rules: &Texas42Rules) -> String {
-    let diff = rules_diff(rules);
+    let diff = rules.preset_diff();
     let preset = diff.get("preset").and_then(|p| p.as_str()).unwrap_or("standard");
     let changes: Vec<String> = diff.iter().filter(|(k, _)| *k != "preset").map(|(k, v)| format!("{k} {v}")).collect();
     if changes.is_empty() {
@@ -162,7 +147,7 @@ fn play_texas42(args: &PlayArgs, game: Texas42, seed: u64) -> Result<i32> {
     }
     let state = game.from_seed(0, seed, Episode::Game);
     let record = move |actions: &[String]| {
-        let diff = rules_diff(&rules);
+        let diff = rules.preset_diff();
         let seeded = Texas42Record::seeded(&game, seed, Episode::Game, actions.to_vec());
         let rules = (!diff.is_empty()).then_some(Value::Object(diff));
         Texas42Record { rules, annotations: Some(serde_json::json!({ "seat": human })), ..seeded }.to_json()

@@ -82,7 +82,7 @@ impl Game for Doubles {
     fn replay_record(
         record: &mut serde_json::Map<String, serde_json::Value>,
     ) -> Result<(Doubles, DoublesState, serde_json::Value), crate::record::json::RecordError> {
-        record::replay(record)
+        crate::record::typed::replay::<DoublesRecord>(record)
     }
     fn new_state(&self, seed: u64, episode: Episode) -> DoublesState {
         let mut rng = rng_for_seed(seed);

@@ -83,7 +83,7 @@ impl Game for Texas42 {
     fn replay_record(
         record: &mut serde_json::Map<String, serde_json::Value>,
     ) -> Result<(Texas42, Texas42State, serde_json::Value), crate::record::json::RecordError> {
-        record::replay(record)
+        crate::record::typed::replay::<Texas42Record>(record)
     }
     fn with_reward(self, reward: RewardMode) -> Texas42 {
         Texas42 { reward, ..self }

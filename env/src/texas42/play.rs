@@ -99,22 +99,28 @@ const fn build(trump: usize, own: bool, doubles_low: bool) -> SuitTable {
     SuitTable { lead_suit, members, power }
 }
 
+/// Table `i` of [`TABLES`].
+const fn table(i: usize) -> SuitTable {
+    match i {
+        0..=6 => build(i, false, false), // pip trumps
+        7 => build(7, true, false),      // doubles trump
+        9 => build(8, true, false),      // Nel-O, doubles their own suit
+        11 => build(8, false, true),     // Nel-O, doubles low
+        _ => build(8, false, false),     // follow-me; Nel-O, doubles high
+    }
+}
+
 /// Tables: 0..6 pip trumps, 7 doubles trump, 8 follow-me, 9..11 Nel-O
 /// (`own-suit`, `high`, `low`).
-pub static TABLES: [SuitTable; 12] = [
-    build(0, false, false),
-    build(1, false, false),
-    build(2, false, false),
-    build(3, false, false),
-    build(4, false, false),
-    build(5, false, false),
-    build(6, false, false),
-    build(7, true, false),
-    build(8, false, false),
-    build(8, true, false),
-    build(8, false, false),
-    build(8, false, true),
-];
+pub static TABLES: [SuitTable; 12] = {
+    let mut tables = [const { build(8, false, false) }; 12];
+    let mut i = 0;
+    while i < 12 {
+        tables[i] = table(i);
+        i += 1;
+    }
+    tables
+};
 
 /// The suit table of a declaration action (None for Sevens and non-declarations).
 #[inline]

@@ -9,58 +9,41 @@ use super::hand::{Hand, Outcome, Phase};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, Episode};
-use crate::record::deals::{replay_deals, DealRecords};
+use crate::record::deals::DealRecords;
 use crate::record::fields::{self, keys_of};
-use crate::record::json::{
-    check_keys, domino_names, get_actions, get_annotations, get_u64, parse_hand_lists, RecordError,
-};
+use crate::record::json::{check_keys, domino_names, parse_hand_lists, RecordError};
+use crate::record::typed::{deal_keys, get_rules, typed_record, DealKeys, Dealt, TypedRecord};
 use crate::rules::{Scoring, Texas42Rules};
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Deserializer;
 use serde_json::{json, Map, Value};
 
-/// A Texas 42 record (docs/interfaces.md): the deal (a `seed`, or the `hands`
-/// and the `dealer`), the `rules`, the `episode`, the `actions` by name, and
-/// the annotations `annotations`, `expect` and `result`. Keys serialize in this order, absent
-/// ones left out; deserializing refuses unknown keys and checks the types;
-/// [`Texas42Record::from_json`] checks everything `bones replay` checks, with
-/// its messages.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Texas42Record {
-    /// `"texas42"`.
-    #[serde(deserialize_with = "texas42_name")]
-    pub game: String,
-    /// The rules object as written (a `preset` and rule keys, docs/rules.md);
-    /// absent: the standard rules.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-    pub rules: Option<Value>,
-    /// The first shaker, 0..=3 (absent: 0).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-    pub dealer: Option<u8>,
-    /// The four hands as dealt, 7 dominoes each by name (a one-hand record
-    /// gives these or `seed`, or both when they agree).
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::hand_lists")]
-    pub hands: Option<Vec<Vec<Domino>>>,
-    /// The seed whose shuffle deals the hands (and, in a whole game, the later ones).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-    pub seed: Option<u64>,
-    /// One hand (`"hand"`, the default) or a whole game to the target (`"game"`, needs `seed`).
-    #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::episode")]
-    pub episode: Option<Episode>,
-    /// The actions in order, by name (`"30"`, `"pass"`, `"sixes"`, `"6-4"`).
-    #[serde(default)]
-    pub actions: Vec<String>,
-    /// A front end's notes on the game (`bones web`: the person's seat, the
-    /// levels, the hints used, the reviews of the hands; docs/interfaces.md):
-    /// an object that replay checks is one and otherwise keeps as written.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-    pub annotations: Option<Value>,
-    /// What a conformance test expects of the replay (replay ignores it).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-    pub expect: Option<Value>,
-    /// The replay's output of an annotated record (replay replaces it).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-    pub result: Option<Value>,
+typed_record! {
+    /// A Texas 42 record (docs/interfaces.md): the deal (a `seed`, or the `hands`
+    /// and the `dealer`), the `rules`, the `episode`, the `actions` by name
+    /// (`"30"`, `"pass"`, `"sixes"`, `"6-4"`), and the annotations
+    /// `annotations`, `expect` and `result`. Keys serialize in this order, absent
+    /// ones left out; deserializing refuses unknown keys and checks the types;
+    /// [`TypedRecord::from_json`] checks everything `bones replay` checks, with
+    /// its messages.
+    pub struct Texas42Record("texas42", "texas42_name") {
+        /// The rules object as written (a `preset` and rule keys, docs/rules.md);
+        /// absent: the standard rules.
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
+        pub rules: Option<Value>,
+        /// The first shaker, 0..=3 (absent: 0).
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
+        pub dealer: Option<u8>,
+        /// The four hands as dealt, 7 dominoes each by name (a one-hand record
+        /// gives these or `seed`, or both when they agree).
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::hand_lists")]
+        pub hands: Option<Vec<Vec<Domino>>>,
+        /// The seed whose shuffle deals the hands (and, in a whole game, the later ones).
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
+        pub seed: Option<u64>,
+        /// One hand (`"hand"`, the default) or a whole game to the target (`"game"`, needs `seed`).
+        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::episode")]
+        pub episode: Option<Episode>,
+    }
 }
 
 fn texas42_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -89,122 +72,53 @@ impl Texas42Record {
             ..Texas42Record::empty(actions)
         }
     }
-
-    fn empty(actions: Vec<String>) -> Texas42Record {
-        Texas42Record {
-            game: "texas42".into(),
-            rules: None,
-            dealer: None,
-            hands: None,
-            seed: None,
-            episode: None,
-            actions,
-            annotations: None,
-            expect: None,
-            result: None,
-        }
-    }
-
-    /// The record as a JSON object (keys in the order of the fields).
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).expect("a record always serializes")
-    }
-
-    /// Reads a record object as `bones replay` does (its `game` is taken to be
-    /// `texas42`): the first problem, checked in a fixed order (unknown keys,
-    /// `rules`, `dealer`, `seed`, `episode`, `hands`, the deal, `actions`), is
-    /// the error, naming the key and what was expected.
-    pub fn from_json(record: &Map<String, Value>) -> Result<Texas42Record, RecordError> {
-        let mut rec = read_deal(record)?.record;
-        rec.actions = get_actions(record)?;
-        Ok(rec)
-    }
-
-    /// Replays the record: the game under its rules, the state after its
-    /// actions and the replay's `result` object (as `bones replay` gives them).
-    pub fn replay(&self) -> Result<(Texas42, Texas42State, Value), RecordError> {
-        let Value::Object(mut map) = self.to_json() else { unreachable!("a record is an object") };
-        replay(&mut map)
-    }
 }
 
-/// Reads everything but `actions`, in replay's order: the typed record, the
-/// game and the state before the actions, and the dealt hands of a seeded
-/// one-hand record (which replay writes back into the record).
-fn read_deal(record: &Map<String, Value>) -> Result<Read, RecordError> {
-    check_keys(record, "texas42", keys_of::<Texas42Record>())?;
-    let rules = match record.get("rules") {
-        None => Texas42Rules::STANDARD,
-        Some(v) => Texas42Rules::from_json(v).map_err(|e| RecordError::record(e.to_string()))?,
-    };
-    let dealer = get_u64(record, "dealer", 3)?.map(|d| d as u8);
-    let seed = get_u64(record, "seed", u64::MAX)?;
-    let episode = match record.get("episode") {
-        None => None,
-        Some(v) => match v.as_str() {
-            Some("hand") => Some(Episode::Hand),
-            Some("game") => Some(Episode::Game),
-            _ => return Err(RecordError::record(format!("bad `episode` {v}: expected \"hand\" or \"game\""))),
-        },
-    };
-    let mut taken = DominoSet::EMPTY;
-    let hands = record.get("hands").map(|v| parse_hand_lists(v, &[7; 4], &mut taken)).transpose()?;
-    let sets = hands.as_ref().map(|h| -> [DominoSet; 4] { std::array::from_fn(|s| h[s].iter().copied().collect()) });
-    let game = Texas42 { rules, dealer: dealer.unwrap_or(0), ..Texas42::default() };
-    let whole = episode.unwrap_or_default();
-    let mut echo = None;
-    let state = match (seed, sets) {
-        (Some(seed), sets) => {
-            let dealt = deal_texas42(&mut rng_for_seed(seed));
-            if sets.is_some_and(|h| h != dealt) {
-                return Err(RecordError::record(format!(
-                    "`hands` are not the deal of seed {seed}: give only one of `seed` and `hands`"
-                )));
+impl TypedRecord for Texas42Record {
+    type Game = Texas42;
+    const GAME: &'static str = "texas42";
+
+    /// Checks unknown keys, `rules`, `dealer`, `seed`, `episode`, `hands` and
+    /// the deal, in this order; a seeded one-hand record echoes its dealt
+    /// `hands`.
+    fn read_deal(record: &Map<String, Value>) -> Result<Dealt<Texas42>, RecordError> {
+        check_keys(record, Self::GAME, keys_of::<Texas42Record>())?;
+        let rules = get_rules(record, Texas42Rules::from_json)?;
+        let DealKeys { dealer, seed, episode: whole } = deal_keys(record, &[])?;
+        let mut taken = DominoSet::EMPTY;
+        let hands = record.get("hands").map(|v| parse_hand_lists(v, &[7; 4], &mut taken)).transpose()?;
+        let sets =
+            hands.as_ref().map(|h| -> [DominoSet; 4] { std::array::from_fn(|s| h[s].iter().copied().collect()) });
+        let game = Texas42 { rules, dealer, ..Texas42::default() };
+        let mut echo = Map::new();
+        let state = match (seed, sets) {
+            (Some(seed), sets) => {
+                let dealt = deal_texas42(&mut rng_for_seed(seed));
+                if sets.is_some_and(|h| h != dealt) {
+                    return Err(RecordError::record(format!(
+                        "`hands` are not the deal of seed {seed}: give only one of `seed` and `hands`"
+                    )));
+                }
+                if whole == Episode::Hand {
+                    echo.insert("hands".into(), hands_json(&dealt));
+                }
+                game.from_seed(dealer, seed, whole)
             }
-            if whole == Episode::Hand {
-                echo = Some(dealt);
+            (None, Some(h)) if whole == Episode::Hand => game.from_hands(dealer, h),
+            (None, Some(_)) => {
+                return Err(RecordError::record("a whole-game record (\"episode\":\"game\") needs `seed`, not `hands`"))
             }
-            game.from_seed(game.dealer, seed, whole)
-        }
-        (None, Some(h)) if whole == Episode::Hand => game.from_hands(game.dealer, h),
-        (None, Some(_)) => {
-            return Err(RecordError::record("a whole-game record (\"episode\":\"game\") needs `seed`, not `hands`"))
-        }
-        (None, None) => return Err(RecordError::record("a record needs `hands` (four lists of 7 dominoes) or `seed`")),
-    };
-    let rec = Texas42Record {
-        rules: record.get("rules").cloned(),
-        dealer,
-        hands,
-        seed,
-        episode,
-        annotations: get_annotations(record)?,
-        expect: record.get("expect").cloned(),
-        result: record.get("result").cloned(),
-        ..Texas42Record::empty(Vec::new())
-    };
-    Ok(Read { record: rec, game, state, echo })
-}
-
-/// What [`read_deal`] read.
-struct Read {
-    record: Texas42Record,
-    game: Texas42,
-    state: Texas42State,
-    /// The dealt hands of a seeded one-hand record.
-    echo: Option<[DominoSet; 4]>,
-}
-
-/// Replays a Texas 42 record; fills in `hands` for a seeded hand record.
-/// Returns the game, the state after the actions and the `result` object.
-pub(crate) fn replay(record: &mut Map<String, Value>) -> Result<(Texas42, Texas42State, Value), RecordError> {
-    let Read { game, mut state, echo, .. } = read_deal(record)?;
-    if let Some(dealt) = echo {
-        record.insert("hands".into(), Value::Array(dealt.iter().map(|h| domino_names(*h)).collect()));
+            (None, None) => {
+                return Err(RecordError::record("a record needs `hands` (four lists of 7 dominoes) or `seed`"))
+            }
+        };
+        Ok(Dealt { game, state, echo })
     }
-    let actions = get_actions(record)?;
-    let result = replay_deals(&game, &mut state, &actions)?;
-    Ok((game, state, result))
+}
+
+/// The four dealt hands, by name.
+fn hands_json(dealt: &[DominoSet; 4]) -> Value {
+    Value::Array(dealt.iter().map(|h| domino_names(*h)).collect())
 }
 
 impl DealRecords for Texas42 {
@@ -213,7 +127,7 @@ impl DealRecords for Texas42 {
     }
     fn with_deal(&self, h: &Hand, mut result: Map<String, Value>) -> Map<String, Value> {
         result.insert("dealer".into(), json!(h.dealer));
-        result.insert("hands".into(), Value::Array(h.dealt.iter().map(|s| domino_names(*s)).collect()));
+        result.insert("hands".into(), hands_json(&h.dealt));
         result
     }
     fn totals_json(&self, state: &Texas42State) -> (&'static str, Value) {

@@ -5,7 +5,7 @@
 
 use bones_env::replay::{replay_line, GameRecord};
 use bones_env::rules::DoublesRules;
-use bones_env::{Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules};
+use bones_env::{Doubles, DoublesRecord, Episode, Game, Texas42, Texas42Record, Texas42Rules, TypedRecord};
 use serde_json::{json, Map, Value};
 
 fn data_lines() -> Vec<(String, usize, String)> {
@@ -108,22 +108,6 @@ fn the_replay_reader_gives_replay_s_messages_with_the_line_key_and_what_was_expe
     }
 }
 
-/// `bones play --save`'s Texas 42 record (cli/src/commands/play.rs): the
-/// rules as their preset plus the keys that differ from it, left out when
-/// there are none.
-fn play_rules_diff(rules: &Texas42Rules) -> Map<String, Value> {
-    let full = rules.variants == Texas42Rules::FULL.variants;
-    let base = if full { Texas42Rules::FULL } else { Texas42Rules::STANDARD };
-    let mut out = Map::new();
-    if full {
-        out.insert("preset".into(), json!("full"));
-    }
-    if let (Value::Object(mine), Value::Object(theirs)) = (rules.to_json(), base.to_json()) {
-        out.extend(mine.into_iter().filter(|(k, v)| theirs.get(k) != Some(v)));
-    }
-    out
-}
-
 #[test]
 fn typed_records_write_the_json_of_bones_play_save_and_of_the_web_page() {
     let actions: Vec<String> = ["pass", "30", "pass", "pass", "sixes"].map(String::from).to_vec();
@@ -134,7 +118,8 @@ fn typed_records_write_the_json_of_bones_play_save_and_of_the_web_page() {
         // As bones play --save writes it, by hand.
         let mut r = Map::new();
         r.insert("game".into(), json!("texas42"));
-        let diff = play_rules_diff(&rules);
+        // The rules as their preset plus the keys that differ from it, left out when none do.
+        let diff = rules.preset_diff();
         if !diff.is_empty() {
             r.insert("rules".into(), Value::Object(diff.clone()));
         }

@@ -60,13 +60,38 @@ fn start(r: Texas42Rules, dealer: u8, hands: [&str; 4]) -> Texas42State {
     Texas42::new(r).from_hands(dealer, deal(hands))
 }
 
+/// [`start`], then `actions` (as [`act`] reads them).
+#[track_caller]
+fn played(r: Texas42Rules, dealer: u8, hands: [&str; 4], actions: &str) -> Texas42State {
+    let mut s = start(r, dealer, hands);
+    act(&mut s, actions);
+    s
+}
+
 fn id(name: &str) -> Action {
     parse_42(name).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Applies the space-separated actions in order; panics on an illegal one.
+/// Between them, a bracketed list is what must be legal then, exactly (any
+/// order), and `!name` an action that must be refused then
+/// ([`assert_rejects`]): `6-2 [6-5 6-0] !6-6 6-0` leads 6-2, checks that the
+/// next seat may play 6-5 or 6-0 and nothing else, that 6-6 is refused, and
+/// plays 6-0.
+#[track_caller]
 fn act(s: &mut Texas42State, actions: &str) {
-    for name in actions.split_whitespace() {
+    let spaced = actions.replace('[', " [ ").replace(']', " ] ");
+    let mut names = spaced.split_whitespace();
+    while let Some(name) = names.next() {
+        if name == "[" {
+            let expected: Vec<&str> = names.by_ref().take_while(|&n| n != "]").collect();
+            assert_legal(s, &expected.join(" "));
+            continue;
+        }
+        if let Some(refused) = name.strip_prefix('!') {
+            assert_rejects(s, refused);
+            continue;
+        }
         let seat = s.current_seat();
         let legal = legal(s);
         if let Err(e) = s.apply(id(name)) {
@@ -139,6 +164,17 @@ fn high_bid(h: &Hand) -> &'static str {
 fn trick_winner(h: &Hand, t: usize) -> u8 {
     assert!(t < h.trick as usize, "trick {t} is not complete");
     h.tricks[t].winner
+}
+
+/// Plays `plays` (as [`act`] reads them), which complete the first trick, on
+/// a copy of `s`, and checks that seat `winner` won that trick. Returns the
+/// copy.
+#[track_caller]
+fn first_trick(s: &Texas42State, plays: &str, winner: u8) -> Texas42State {
+    let mut t = s.clone();
+    act(&mut t, plays);
+    assert_eq!(trick_winner(t.hand(), 0), winner, "the winner of the trick {plays}");
+    t
 }
 
 /// A small deterministic random stream for random legal play.
@@ -297,8 +333,7 @@ fn bidding_starts_left_of_the_shaker_and_each_seat_bids_exactly_once() {
         assert_legal(&s, TRUMPS);
     }
     // The high bidder declares, whoever bid after it.
-    let mut s = start(standard(), 2, SUITS_SIXES);
-    act(&mut s, "30 pass 31 pass");
+    let s = played(standard(), 2, SUITS_SIXES, "30 pass 31 pass");
     let h = s.hand();
     assert_eq!((h.phase, h.bidder, h.declarer), (Phase::Declaring, 1, 1));
     assert_eq!(
@@ -314,15 +349,9 @@ fn point_bids_must_exceed_the_high_bid() {
     assert_legal(&s, &format!("pass {} 1m 2m", point_bids(30, 41)));
     act(&mut s, "32");
     assert_legal(&s, &format!("pass {} 1m 2m", point_bids(33, 41)));
-    assert_rejects(&s, "30");
-    assert_rejects(&s, "32");
-    act(&mut s, "35");
+    act(&mut s, "!30 !32 35");
     assert_legal(&s, &format!("pass {} 1m 2m", point_bids(36, 41)));
-    assert_rejects(&s, "35");
-    act(&mut s, "41");
-    assert_legal(&s, "pass 1m 2m");
-    assert_rejects(&s, "41");
-    act(&mut s, "pass");
+    act(&mut s, "!35 41 [pass 1m 2m] !41 pass");
     assert_eq!(s.hand().bidder, 2);
     assert_eq!(high_bid(s.hand()), "41");
 }
@@ -333,48 +362,26 @@ fn opening_mark_bids_1m_and_2m_are_allowed_while_the_high_bid_is_below_them() {
     assert_rejects(&s, "3m");
     // 1m and 2m as opening bids, and over any point bid.
     let mut t = s.clone();
-    act(&mut t, "41");
-    assert_legal(&t, "pass 1m 2m");
-    act(&mut t, "1m");
-    assert_legal(&t, "pass 2m");
-    assert_rejects(&t, "1m");
-    assert_rejects(&t, "41");
-    assert_rejects(&t, "3m");
+    act(&mut t, "41 [pass 1m 2m] 1m [pass 2m] !1m !41 !3m");
     let mut t = s.clone();
-    act(&mut t, "pass 2m");
-    assert_legal(&t, "pass 3m");
-    assert_rejects(&t, "1m");
+    act(&mut t, "pass 2m [pass 3m] !1m");
 }
 
 #[test]
 fn after_a_2m_high_bid_only_one_more_mark_at_a_time() {
-    let mut s = start(standard(), 3, SUITS_SIXES);
-    act(&mut s, "2m");
-    assert_legal(&s, "pass 3m");
-    assert_rejects(&s, "4m");
-    act(&mut s, "3m");
-    assert_legal(&s, "pass 4m");
-    assert_rejects(&s, "5m");
-    assert_rejects(&s, "2m");
-    act(&mut s, "4m");
-    assert_legal(&s, "pass 5m");
-    assert_rejects(&s, "6m");
-    act(&mut s, "5m");
+    let s = played(standard(), 3, SUITS_SIXES, "2m [pass 3m] !4m 3m [pass 4m] !5m !2m 4m [pass 5m] !6m 5m");
     let h = s.hand();
     assert_eq!((h.phase, h.bidder, high_bid(h)), (Phase::Declaring, 3, "5m"));
     assert_eq!(bid_marks(h.high_bid as Action), 5);
     // A pass in between does not reopen jumps.
-    let mut s = start(standard(), 3, SUITS_SIXES);
-    act(&mut s, "2m pass");
-    assert_legal(&s, "pass 3m");
+    played(standard(), 3, SUITS_SIXES, "2m pass [pass 3m]");
 }
 
 #[test]
 fn bid_aliases_42_and_84_are_1m_and_2m() {
     assert_eq!(id("42"), id("1m"));
     assert_eq!(id("84"), id("2m"));
-    let mut s = start(standard(), 3, SUITS_SIXES);
-    act(&mut s, "42");
+    let mut s = played(standard(), 3, SUITS_SIXES, "42");
     assert_eq!(high_bid(s.hand()), "1m");
     act(&mut s, "84");
     assert_eq!(high_bid(s.hand()), "2m");
@@ -391,39 +398,33 @@ fn bid_aliases_42_and_84_are_1m_and_2m() {
 #[test]
 fn forced_bid_after_three_passes_the_shaker_cannot_pass() {
     // Standard: 30..41, 1m or 2m, but not pass.
-    let mut s = start(standard(), 0, SUITS_SIXES);
-    act(&mut s, "pass pass pass");
+    let mut s = played(standard(), 0, SUITS_SIXES, "pass pass pass");
     assert_eq!(s.current_seat(), Some(0));
     assert_legal(&s, &format!("{} 1m 2m", point_bids(30, 41)));
-    assert_rejects(&s, "pass");
-    act(&mut s, "1m");
+    act(&mut s, "!pass 1m");
     assert_eq!((s.hand().phase, s.hand().bidder), (Phase::Declaring, 0));
 
     // Full: a forced shaker holding four doubles may also plunge or splash.
-    let mut s = start(full(), 1, PLUNGE);
-    act(&mut s, "pass pass pass");
+    let mut s = played(full(), 1, PLUNGE, "pass pass pass");
     assert_eq!(s.current_seat(), Some(1));
     assert_legal(&s, &format!("{} 1m 2m plunge splash", point_bids(30, 41)));
     act(&mut s, "plunge");
     assert_eq!((s.hand().phase, s.hand().bidder, s.current_seat()), (Phase::Declaring, 1, Some(3)));
     // ... holding three doubles: splash, not plunge (seat 1 passed its plunge).
-    let mut s = start(full(), 3, PLUNGE);
-    act(&mut s, "pass pass pass");
+    let mut s = played(full(), 3, PLUNGE, "pass pass pass");
     assert_eq!(s.current_seat(), Some(3));
     assert_legal(&s, &format!("{} 1m 2m splash", point_bids(30, 41)));
     act(&mut s, "splash");
     assert_eq!((s.hand().bidder, s.hand().declarer), (3, 1));
     // ... holding no double: the ordinary forced bids.
-    let mut s = start(full(), 0, PLUNGE);
-    act(&mut s, "pass pass pass");
+    let s = played(full(), 0, PLUNGE, "pass pass pass");
     assert_legal(&s, &format!("{} 1m 2m", point_bids(30, 41)));
 }
 
 #[test]
 fn all_pass_redeal_throws_the_hand_in() {
     let r = rules(json!({"all_pass":"redeal"}));
-    let mut s = start(r, 0, SUITS_SIXES);
-    act(&mut s, "pass pass pass");
+    let mut s = played(r, 0, SUITS_SIXES, "pass pass pass");
     assert_eq!(s.current_seat(), Some(0));
     assert_legal(&s, &format!("pass {} 1m 2m", point_bids(30, 41)));
     act(&mut s, "pass");
@@ -457,8 +458,7 @@ fn all_pass_redeal_throws_the_hand_in() {
 #[test]
 fn a_point_bid_declares_only_a_pip_suit_doubles_or_follow_me() {
     for bid in ["30", "41"] {
-        let mut s = start(full(), 3, SUITS_SIXES);
-        act(&mut s, &format!("{bid} pass pass pass"));
+        let s = played(full(), 3, SUITS_SIXES, &format!("{bid} pass pass pass"));
         assert_legal(&s, TRUMPS);
         assert_rejects(&s, "nel-o");
         assert_rejects(&s, "sevens");
@@ -501,8 +501,7 @@ fn sevens_may_be_declared_after_any_winning_mark_bid() {
 #[test]
 fn no_nel_o_or_sevens_after_a_winning_plunge_or_splash() {
     for special in ["plunge", "splash"] {
-        let mut s = start(full(), 0, PLUNGE);
-        act(&mut s, &format!("{special} pass pass pass"));
+        let s = played(full(), 0, PLUNGE, &format!("{special} pass pass pass"));
         let h = s.hand();
         assert_eq!((h.bidder, h.declarer, s.current_seat()), (1, 3, Some(3)), "{special}: the partner declares");
         assert_legal(&s, TRUMPS);
@@ -513,25 +512,19 @@ fn no_nel_o_or_sevens_after_a_winning_plunge_or_splash() {
 
 #[test]
 fn a_plunge_outbid_by_an_ordinary_mark_bid_allows_nel_o_and_sevens() {
-    let mut s = start(full(), 0, PLUNGE);
-    act(&mut s, "plunge 5m pass pass");
+    let s = played(full(), 0, PLUNGE, "plunge 5m pass pass");
     let h = s.hand();
     assert_eq!((h.bidder, h.declarer, s.current_seat()), (2, 2, Some(2)), "the 5m bidder declares itself");
     assert_legal(&s, &format!("{TRUMPS} nel-o sevens"));
     // Likewise a splash outbid by 4m.
-    let mut s = start(full(), 0, PLUNGE);
-    act(&mut s, "splash pass 4m pass");
+    let s = played(full(), 0, PLUNGE, "splash pass 4m pass");
     assert_eq!(s.current_seat(), Some(3));
     assert_legal(&s, &format!("{TRUMPS} nel-o sevens"));
 }
 
 #[test]
 fn special_declarations_only_when_their_variant_is_enabled() {
-    let after_2m = |r: Texas42Rules| {
-        let mut s = start(r, 3, SUITS_SIXES);
-        act(&mut s, "2m pass pass pass");
-        s
-    };
+    let after_2m = |r: Texas42Rules| played(r, 3, SUITS_SIXES, "2m pass pass pass");
     assert_legal(&after_2m(standard()), TRUMPS);
     assert_legal(&after_2m(rules(json!({"variants":["sevens"]}))), &format!("{TRUMPS} sevens"));
     assert_legal(&after_2m(rules(json!({"variants":["nel-o"]}))), &format!("{TRUMPS} nel-o"));
@@ -544,16 +537,11 @@ fn special_declarations_only_when_their_variant_is_enabled() {
 
 #[test]
 fn a_trump_belongs_only_to_trump_six_five_does_not_follow_a_led_five() {
-    let mut s = start(standard(), 3, SUITS_SIXES);
-    act(&mut s, "30 pass pass pass sixes 5-4");
+    let mut s = played(standard(), 3, SUITS_SIXES, "30 pass pass pass sixes 5-4");
     // Seat 1's only domino with a five is 6-5, a trump: void in fives.
-    assert_legal(&s, "6-5 6-0 4-4 4-0 3-0 2-0 1-0");
-    act(&mut s, "6-5");
+    act(&mut s, "[6-5 6-0 4-4 4-0 3-0 2-0 1-0] 6-5");
     // Seat 2 holds 5-1 (a five) and 6-6 (a trump): must play 5-1.
-    assert_legal(&s, "5-1");
-    act(&mut s, "5-1");
-    assert_legal(&s, "5-5 5-0 5-2 5-3");
-    act(&mut s, "5-5");
+    act(&mut s, "[5-1] 5-1 [5-5 5-0 5-2 5-3] 5-5");
     let h = s.hand();
     assert_eq!(trick_winner(h, 0), 1, "a trump beats the highest five");
     assert_eq!(h.tricks[0].points, 11);
@@ -565,65 +553,37 @@ fn a_trump_belongs_only_to_trump_six_five_does_not_follow_a_led_five() {
 fn a_led_trump_calls_trump_whatever_its_higher_end() {
     // Threes trump: 6-3 led is a trump lead, not a six.
     let mut s = start(standard(), 3, SUITS_SIXES);
-    act(&mut s, "30 pass pass pass threes 6-3");
-    assert_legal(&s, "3-0"); // seat 1 holds 6-5 and 6-0 but only 3-0 is a three
-    act(&mut s, "3-0");
-    assert_legal(&s, "4-3 3-2 3-1");
-    act(&mut s, "3-2");
-    assert_legal(&s, "5-3");
-    act(&mut s, "5-3");
+    // Seat 1 holds 6-5 and 6-0 but only 3-0 is a three.
+    act(&mut s, "30 pass pass pass threes 6-3 [3-0] 3-0 [4-3 3-2 3-1] 3-2 [5-3] 5-3");
     assert_eq!(trick_winner(s.hand(), 0), 0, "6-3 is the highest three played");
     // Sixes trump, a six led: the trumps follow, 6-6 included.
-    let mut s = start(standard(), 3, SUITS_SIXES);
-    act(&mut s, "30 pass pass pass sixes 6-2");
-    assert_legal(&s, "6-5 6-0");
-    act(&mut s, "6-0");
-    assert_legal(&s, "6-6");
-    act(&mut s, "6-6");
-    assert_legal(&s, "5-5 5-0 5-2 5-3 2-1 1-1 0-0");
-    act(&mut s, "5-5");
+    let s = played(
+        standard(),
+        3,
+        SUITS_SIXES,
+        "30 pass pass pass sixes 6-2 [6-5 6-0] 6-0 [6-6] 6-6 [5-5 5-0 5-2 5-3 2-1 1-1 0-0] 5-5",
+    );
     assert_eq!(trick_winner(s.hand(), 0), 2, "6-6 is the highest trump");
 }
 
 #[test]
 fn a_non_trump_domino_follows_both_of_its_numbers() {
-    let mut s = start(standard(), 3, SUITS_FOLLOW_ME);
-    act(&mut s, "30 pass pass pass follow-me");
+    let s = played(standard(), 3, SUITS_FOLLOW_ME, "30 pass pass pass follow-me");
     // 4-2 calls fours: 5-4 is seat 1's only four.
-    let mut t = s.clone();
-    act(&mut t, "4-2");
-    assert_legal(&t, "5-4");
-    act(&mut t, "5-4");
-    assert_legal(&t, "4-4 4-3 4-1 4-0");
-    act(&mut t, "4-4");
-    assert_legal(&t, "6-4");
-    act(&mut t, "6-4");
-    assert_eq!(trick_winner(t.hand(), 0), 2, "4-4 is the highest four");
+    // 4-4 is the highest four.
+    first_trick(&s, "4-2 [5-4] 5-4 [4-4 4-3 4-1 4-0] 4-4 [6-4] 6-4", 2);
     // 5-0 calls fives: 5-4 is seat 1's only five too.
-    let mut t = s.clone();
-    act(&mut t, "5-0");
-    assert_legal(&t, "5-4");
-    act(&mut t, "5-4");
-    assert_legal(&t, "5-5");
-    act(&mut t, "5-5");
-    assert_legal(&t, "5-1 5-2 5-3 6-5");
-    act(&mut t, "6-5");
-    assert_eq!(trick_winner(t.hand(), 0), 2, "5-5 beats 6-5 and 5-4 in fives");
+    // 5-5 beats 6-5 and 5-4 in fives.
+    let t = first_trick(&s, "5-0 [5-4] 5-4 [5-5] 5-5 [5-1 5-2 5-3 6-5] 6-5", 2);
     assert_eq!(t.hand().tricks[0].points, 1 + 5 + 10);
 }
 
 #[test]
 fn holding_only_the_lower_end_of_the_led_domino_is_void() {
     for trump in ["follow-me", "sixes"] {
-        let mut s = start(standard(), 3, LOWER_END);
-        act(&mut s, &format!("30 pass pass pass {trump} 6-1"));
+        let mut s = played(standard(), 3, LOWER_END, &format!("30 pass pass pass {trump} 6-1"));
         // Seat 1 holds 1-1, 2-1, 3-1, 4-1, 5-1, 1-0 but no six: 6-1 calls sixes only.
-        assert_legal(&s, "1-1 2-1 3-1 4-1 5-1 1-0 3-3");
-        act(&mut s, "1-1");
-        assert_legal(&s, "6-0 6-2 6-3");
-        act(&mut s, "6-0");
-        assert_legal(&s, "6-4 6-5 6-6");
-        act(&mut s, "6-4");
+        act(&mut s, "[1-1 2-1 3-1 4-1 5-1 1-0 3-3] 1-1 [6-0 6-2 6-3] 6-0 [6-4 6-5 6-6] 6-4");
         let h = s.hand();
         assert_eq!(trick_winner(h, 0), 3, "{trump}: 6-4 wins; 1-1 is off-suit");
         assert_eq!(h.points, [0, 11]);
@@ -632,65 +592,32 @@ fn holding_only_the_lower_end_of_the_led_domino_is_void() {
 
 #[test]
 fn doubles_trump_any_led_double_is_trump_and_doubles_belong_only_to_trump() {
-    let mut s = start(standard(), 3, DOUBLES_TRUMP);
-    act(&mut s, "30 pass pass pass doubles");
+    let s = played(standard(), 3, DOUBLES_TRUMP, "30 pass pass pass doubles");
     // A led double calls doubles (trump), not its number.
-    let mut t = s.clone();
-    act(&mut t, "6-6");
-    assert_legal(&t, "2-2"); // not 5-4, 5-2, 6-x
-    act(&mut t, "2-2");
-    assert_legal(&t, "5-1 5-0 4-1 4-2 4-3 3-1 3-2"); // no double: void
-    act(&mut t, "5-0");
-    assert_legal(&t, "5-5 1-1 3-3 4-4");
-    act(&mut t, "5-5");
-    assert_eq!(trick_winner(t.hand(), 0), 0, "6-6 is the highest double");
-    // Doubles rank 6-6 high down to 0-0.
-    let mut t = s.clone();
-    act(&mut t, "0-0 2-2 4-3 1-1");
-    assert_eq!(trick_winner(t.hand(), 0), 1, "2-2 beats 1-1 and 0-0");
-    // A non-double calls its higher end; 5-5 is not a five.
-    let mut t = s.clone();
-    act(&mut t, "5-3");
-    assert_legal(&t, "5-4 5-2 6-5");
-    act(&mut t, "6-5");
-    assert_legal(&t, "5-1 5-0");
-    act(&mut t, "5-0");
-    assert_legal(&t, "5-5 1-1 2-1 3-3 4-4 6-4 6-3"); // 5-5 is its only domino with a five
-    act(&mut t, "5-5");
-    let h = t.hand();
-    assert_eq!(trick_winner(h, 0), 3, "5-5 trumps the fives");
-    assert_eq!(h.points, [0, 16]);
+    // Seat 1 must play 2-2 (not 5-4, 5-2, 6-x); seat 2, no double, is void;
+    // 6-6 is the highest double.
+    first_trick(&s, "6-6 [2-2] 2-2 [5-1 5-0 4-1 4-2 4-3 3-1 3-2] 5-0 [5-5 1-1 3-3 4-4] 5-5", 0);
+    // Doubles rank 6-6 high down to 0-0: 2-2 beats 1-1 and 0-0.
+    first_trick(&s, "0-0 2-2 4-3 1-1", 1);
+    // A non-double calls its higher end; 5-5 is not a five: seat 3 must play
+    // 5-5, its only domino with a five, and it trumps the fives.
+    let t = first_trick(&s, "5-3 [5-4 5-2 6-5] 6-5 [5-1 5-0] 5-0 [5-5 1-1 2-1 3-3 4-4 6-4 6-3] 5-5", 3);
+    assert_eq!(t.hand().points, [0, 16]);
 }
 
 #[test]
 fn follow_me_has_no_trump_and_a_double_is_the_highest_of_its_suit() {
-    let mut s = start(standard(), 3, SUITS_FOLLOW_ME);
-    act(&mut s, "30 pass pass pass follow-me");
+    let s = played(standard(), 3, SUITS_FOLLOW_ME, "30 pass pass pass follow-me");
     // 6-6 calls sixes and is their highest.
-    let mut t = s.clone();
-    act(&mut t, "6-6");
-    assert_legal(&t, "6-3 6-2 6-1");
-    act(&mut t, "6-3");
-    assert_legal(&t, "4-4 4-3 4-1 4-0 5-5 2-1 2-0"); // void
-    act(&mut t, "5-5");
-    assert_legal(&t, "6-0 6-4 6-5");
-    act(&mut t, "6-5");
-    assert_eq!(trick_winner(t.hand(), 0), 0, "6-6 beats 6-5; 5-5 is off-suit");
+    // Seat 2 is void; 6-6 beats 6-5; 5-5 is off-suit.
+    first_trick(&s, "6-6 [6-3 6-2 6-1] 6-3 [4-4 4-3 4-1 4-0 5-5 2-1 2-0] 5-5 [6-0 6-4 6-5] 6-5", 0);
     // A double in a pip suit: 3-3 leads threes and nothing trumps it.
-    let mut t = s.clone();
-    act(&mut t, "3-3");
-    assert_legal(&t, "6-3 3-2 3-1 3-0");
-    act(&mut t, "6-3 4-3 5-3");
-    assert_eq!(trick_winner(t.hand(), 0), 0);
+    first_trick(&s, "3-3 [6-3 3-2 3-1 3-0] 6-3 4-3 5-3", 0);
 }
 
 #[test]
 fn rank_within_a_suit_is_the_double_then_the_other_end_high_to_low() {
-    let s = {
-        let mut s = start(standard(), 3, SUITS_FOLLOW_ME);
-        act(&mut s, "30 pass pass pass follow-me");
-        s
-    };
+    let s = played(standard(), 3, SUITS_FOLLOW_ME, "30 pass pass pass follow-me");
     let mut h = *s.hand();
     // Threes: 3-3, 6-3, 5-3, 4-3, 3-2, 3-1, 3-0 (under blanks 3-0 is a trump).
     let threes = ["3-3", "6-3", "5-3", "4-3", "3-2", "3-1", "3-0"].map(dom);
@@ -723,8 +650,7 @@ fn rank_within_a_suit_is_the_double_then_the_other_end_high_to_low() {
 #[test]
 fn trumps_beat_everything_and_off_suit_never_wins() {
     let mut h = {
-        let mut s = start(standard(), 3, SUITS_FOLLOW_ME);
-        act(&mut s, "30 pass pass pass follow-me");
+        let s = played(standard(), 3, SUITS_FOLLOW_ME, "30 pass pass pass follow-me");
         *s.hand()
     };
     // Sixes trump: the lowest trump beats the highest five.
@@ -745,13 +671,8 @@ fn trumps_beat_everything_and_off_suit_never_wins() {
     assert_eq!(h.winning_play(&[dom("6-0"), dom("5-5"), dom("4-4")]), 0);
     // Through the engine: with no trump, the highest two wins a led 2-0.
     let mut s = start(standard(), 3, LOWER_END);
-    act(&mut s, "30 pass pass pass follow-me 2-0");
-    assert_legal(&s, "2-1"); // seat 1's only two
-    act(&mut s, "2-1");
-    assert_legal(&s, "6-2 3-2 4-2");
-    act(&mut s, "3-2");
-    assert_legal(&s, "5-2");
-    act(&mut s, "5-2");
+    // 2-1 is seat 1's only two.
+    act(&mut s, "30 pass pass pass follow-me 2-0 [2-1] 2-1 [6-2 3-2 4-2] 3-2 [5-2] 5-2");
     assert_eq!(trick_winner(s.hand(), 0), 3);
 }
 
@@ -760,15 +681,13 @@ fn trumps_beat_everything_and_off_suit_never_wins() {
 
 #[test]
 fn nel_o_partner_sits_out_the_bidder_leads_and_made_when_the_bidder_wins_no_trick() {
-    let mut s = start(full(), 3, NELLO_MADE);
-    act(&mut s, "2m pass pass pass nel-o");
+    let mut s = played(full(), 3, NELLO_MADE, "2m pass pass pass nel-o");
     let h = s.hand();
     assert_eq!((h.phase, s.current_seat(), h.tricks[0].leader), (Phase::Playing, Some(0), 0), "the bidder leads");
     assert_eq!(h.trick_size(), 3);
     act(&mut s, "6-0");
     assert_eq!(s.current_seat(), Some(1));
-    assert_legal(&s, "6-5 6-4 6-3");
-    act(&mut s, "6-3");
+    act(&mut s, "[6-5 6-4 6-3] 6-3");
     assert_eq!(s.current_seat(), Some(3), "the partner (seat 2) is skipped");
     while !s.is_terminal() {
         assert_ne!(s.current_seat(), Some(2), "the bidder's partner never plays");
@@ -791,8 +710,7 @@ fn nel_o_partner_sits_out_the_bidder_leads_and_made_when_the_bidder_wins_no_tric
 #[test]
 fn nel_o_is_set_on_the_first_trick_the_bidder_wins_with_early_end() {
     let r = rules(json!({"preset":"full","nello_doubles":"high"}));
-    let mut s = start(r, 3, NELLO);
-    act(&mut s, "2m pass pass pass nel-o 1-1 1-0 6-1");
+    let s = played(r, 3, NELLO, "2m pass pass pass nel-o 1-1 1-0 6-1");
     let h = s.hand();
     assert_eq!(trick_winner(h, 0), 0);
     assert!(s.is_terminal(), "the hand ends on the bidder's first trick");
@@ -804,8 +722,7 @@ fn nel_o_is_set_on_the_first_trick_the_bidder_wins_with_early_end() {
 #[test]
 fn nel_o_without_early_end_plays_all_seven_tricks_and_is_still_set() {
     let r = rules(json!({"preset":"full","nello_doubles":"high","early_end":false}));
-    let mut s = start(r, 3, NELLO);
-    act(&mut s, "2m pass pass pass nel-o 1-1 1-0 6-1");
+    let mut s = played(r, 3, NELLO, "2m pass pass pass nel-o 1-1 1-0 6-1");
     assert!(!s.is_terminal());
     assert_eq!(s.current_seat(), Some(0));
     play_out(&mut s);
@@ -829,22 +746,14 @@ fn nel_o_without_early_end_plays_all_seven_tricks_and_is_still_set() {
 fn nel_o_doubles_own_suit_a_led_double_calls_the_doubles_and_only_doubles_follow() {
     let r = full();
     assert_eq!(r.nello_doubles, bones_env::NelloDoubles::OwnSuit, "own-suit is the default");
-    let mut s = start(r, 3, NELLO);
-    act(&mut s, "2m pass pass pass nel-o");
-    let mut t = s.clone();
-    act(&mut t, "1-1");
-    assert_legal(&t, "2-2 3-3"); // seat 1 holds 1-0 but only doubles follow
-    act(&mut t, "3-3");
-    assert_legal(&t, "4-3 5-3 5-4 6-1 6-3 6-4 6-5"); // seat 3 has no double
-    act(&mut t, "6-1");
-    assert_eq!(trick_winner(t.hand(), 0), 1, "3-3 beats 1-1 in the doubles suit");
+    let s = played(r, 3, NELLO, "2m pass pass pass nel-o");
+    // Seat 1 holds 1-0 but only doubles follow; seat 3 has no double; 3-3
+    // beats 1-1 in the doubles suit.
+    let t = first_trick(&s, "1-1 [2-2 3-3] 3-3 [4-3 5-3 5-4 6-1 6-3 6-4 6-5] 6-1", 1);
     assert!(!t.is_terminal());
     // A double does not follow its number: 2-0 leads twos, 2-2 is not a two.
-    let mut t = s.clone();
-    act(&mut t, "2-0");
-    assert_legal(&t, "3-2 4-2 5-2 6-2");
-    act(&mut t, "6-2 6-5");
-    assert_eq!(trick_winner(t.hand(), 0), 1, "no trump in Nel-O: 6-5 is off-suit");
+    // No trump in Nel-O: 6-5 is off-suit.
+    first_trick(&s, "2-0 [3-2 4-2 5-2 6-2] 6-2 6-5", 1);
     // 6-6 is the highest double.
     let h = *s.hand();
     assert_eq!(h.winning_play(&[dom("5-5"), dom("6-6"), dom("0-0")]), 1);
@@ -854,41 +763,23 @@ fn nel_o_doubles_own_suit_a_led_double_calls_the_doubles_and_only_doubles_follow
 #[test]
 fn nel_o_doubles_high_a_double_is_the_highest_of_its_number() {
     let r = rules(json!({"preset":"full","nello_doubles":"high"}));
-    let mut s = start(r, 3, NELLO);
-    act(&mut s, "2m pass pass pass nel-o");
-    let mut t = s.clone();
-    act(&mut t, "1-1");
-    assert_legal(&t, "1-0"); // 1-1 calls ones
-    act(&mut t, "1-0");
-    assert_legal(&t, "6-1");
-    act(&mut t, "6-1");
-    assert_eq!(trick_winner(t.hand(), 0), 0, "1-1 is the highest one");
-    let mut t = s.clone();
-    act(&mut t, "2-0");
-    assert_legal(&t, "2-2 3-2 4-2 5-2 6-2"); // 2-2 follows twos
-    act(&mut t, "2-2 6-5");
-    assert_eq!(trick_winner(t.hand(), 0), 1, "2-2 is the highest two");
+    let s = played(r, 3, NELLO, "2m pass pass pass nel-o");
+    // 1-1 calls ones, and is the highest one.
+    first_trick(&s, "1-1 [1-0] 1-0 [6-1] 6-1", 0);
+    // 2-2 follows twos, and is the highest two.
+    first_trick(&s, "2-0 [2-2 3-2 4-2 5-2 6-2] 2-2 6-5", 1);
 }
 
 #[test]
 fn nel_o_doubles_low_a_double_is_the_lowest_of_its_number() {
     let r = rules(json!({"preset":"full","nello_doubles":"low"}));
-    let mut s = start(r, 3, NELLO);
-    act(&mut s, "2m pass pass pass nel-o");
-    let mut t = s.clone();
-    act(&mut t, "1-1");
-    assert_legal(&t, "1-0");
-    act(&mut t, "1-0");
-    assert_legal(&t, "6-1");
-    act(&mut t, "6-1");
-    assert_eq!(trick_winner(t.hand(), 0), 3, "1-1 is the lowest one: 6-1 wins");
+    let s = played(r, 3, NELLO, "2m pass pass pass nel-o");
+    // 1-1 is the lowest one: 6-1 wins.
+    let t = first_trick(&s, "1-1 [1-0] 1-0 [6-1] 6-1", 3);
     assert!(!t.is_terminal());
     assert_eq!(t.hand().winning_play(&[dom("1-1"), dom("1-0")]), 1, "even 1-0 beats 1-1");
-    let mut t = s.clone();
-    act(&mut t, "2-0");
-    assert_legal(&t, "2-2 3-2 4-2 5-2 6-2");
-    act(&mut t, "2-2 6-5");
-    assert_eq!(trick_winner(t.hand(), 0), 0, "2-0 beats 2-2");
+    // 2-0 beats 2-2.
+    let t = first_trick(&s, "2-0 [2-2 3-2 4-2 5-2 6-2] 2-2 6-5", 0);
     assert!(t.is_terminal(), "the bidder won a trick: set");
     assert!(!made(t.hand()));
 }
@@ -898,45 +789,21 @@ fn nel_o_doubles_low_a_double_is_the_lowest_of_its_number() {
 
 #[test]
 fn sevens_every_player_plays_a_domino_closest_to_seven_and_the_closest_wins_ties_to_the_first() {
-    let mut s = start(full(), 3, SEVENS_MIXED);
-    act(&mut s, "1m pass pass pass sevens");
+    let mut s = played(full(), 3, SEVENS_MIXED, "1m pass pass pass sevens");
     assert_eq!(s.current_seat(), Some(0), "the bidder leads");
-    // Trick 1: choice among the equals 6-1 and 5-2 (7 pips).
-    assert_legal(&s, "6-1 5-2");
-    act(&mut s, "6-1");
-    assert_legal(&s, "4-3");
-    act(&mut s, "4-3");
-    assert_legal(&s, "3-3 4-4 6-0"); // 6 or 8 pips
-    act(&mut s, "3-3");
-    assert_legal(&s, "4-2 5-1 5-3 6-2");
-    act(&mut s, "4-2");
+    // Trick 1: choice among the equals 6-1 and 5-2 (7 pips); seat 2 holds
+    // none of 7 pips, so those of 6 or 8.
+    act(&mut s, "[6-1 5-2] 6-1 [4-3] 4-3 [3-3 4-4 6-0] 3-3 [4-2 5-1 5-3 6-2] 4-2");
     assert_eq!(trick_winner(s.hand(), 0), 0, "6-1 and 4-3 tie: the first played wins");
-    // Trick 2.
-    assert_legal(&s, "5-2");
-    act(&mut s, "5-2");
-    assert_legal(&s, "5-5 2-2 3-1"); // 4 from 7; 6-5, 2-1, 3-0 are 4 away
-    act(&mut s, "5-5 4-4 5-3");
+    // Trick 2: seat 1's closest are 3 away (6-5, 2-1, 3-0 are 4 away).
+    act(&mut s, "[5-2] 5-2 [5-5 2-2 3-1] 5-5 4-4 5-3");
     assert_eq!(trick_winner(s.hand(), 1), 0);
     // Trick 3: the leader is farthest; 6-0 and 6-2 tie at 1 away: 6-0 came first.
-    assert_legal(&s, "6-6 1-1 2-0");
-    act(&mut s, "2-0");
-    assert_legal(&s, "2-2 3-1");
-    act(&mut s, "3-1");
-    assert_legal(&s, "6-0");
-    act(&mut s, "6-0");
-    assert_legal(&s, "5-1 6-2");
-    act(&mut s, "6-2");
+    act(&mut s, "[6-6 1-1 2-0] 2-0 [2-2 3-1] 3-1 [6-0] 6-0 [5-1 6-2] 6-2");
     assert_eq!(trick_winner(s.hand(), 2), 2, "the closest wins, not the leader");
     // Trick 4: led by seat 2; seat 3's 5-1 (1 away) beats 3-2 (2 away).
     assert_eq!(s.current_seat(), Some(2));
-    assert_legal(&s, "3-2 5-4");
-    act(&mut s, "3-2");
-    assert_legal(&s, "5-1");
-    act(&mut s, "5-1");
-    assert_legal(&s, "6-6 1-1");
-    act(&mut s, "1-1");
-    assert_legal(&s, "2-2");
-    act(&mut s, "2-2");
+    act(&mut s, "[3-2 5-4] 3-2 [5-1] 5-1 [6-6 1-1] 1-1 [2-2] 2-2");
     let h = s.hand();
     assert_eq!(trick_winner(h, 3), 3);
     // The defenders won a trick: the bidders (who must win all 7) are set.
@@ -949,8 +816,7 @@ fn sevens_every_player_plays_a_domino_closest_to_seven_and_the_closest_wins_ties
 
 #[test]
 fn sevens_bidders_must_win_all_seven_tricks() {
-    let mut s = start(full(), 3, SEVENS_MADE);
-    act(&mut s, "1m pass pass pass sevens");
+    let mut s = played(full(), 3, SEVENS_MADE, "1m pass pass pass sevens");
     while !s.is_terminal() {
         // Every legal play is a domino of the hand closest to 7.
         let h = s.hand();
@@ -967,9 +833,12 @@ fn sevens_bidders_must_win_all_seven_tricks() {
     assert_eq!(h.award(), [1, 0]);
     // Without early end a sevens contract set on trick 4 still plays all 7.
     let r = rules(json!({"preset":"full","early_end":false}));
-    let mut s = start(r, 3, SEVENS_MIXED);
-    act(&mut s, "1m pass pass pass sevens");
-    act(&mut s, "6-1 4-3 3-3 4-2 5-2 5-5 4-4 5-3 2-0 3-1 6-0 6-2 3-2 5-1 1-1 2-2");
+    let mut s = played(
+        r,
+        3,
+        SEVENS_MIXED,
+        "1m pass pass pass sevens 6-1 4-3 3-3 4-2 5-2 5-5 4-4 5-3 2-0 3-1 6-0 6-2 3-2 5-1 1-1 2-2",
+    );
     assert!(!s.is_terminal());
     play_out(&mut s);
     assert_eq!(s.hand().trick, 7);
@@ -996,8 +865,7 @@ fn plunge_needs_four_doubles_splash_three_and_both_come_before_any_other_bid() {
     act(&mut t, "30 pass");
     assert_legal(&t, &format!("pass {} 1m 2m", point_bids(31, 41)));
     let mut t = s.clone();
-    act(&mut t, "pass 1m");
-    assert_legal(&t, "pass 2m");
+    act(&mut t, "pass 1m [pass 2m]");
     // Not without the variants.
     assert_legal(&start(standard(), 0, PLUNGE), &ordinary);
     assert_legal(&start(rules(json!({"variants":["splash"]})), 0, PLUNGE), &format!("{ordinary} splash"));
@@ -1006,31 +874,16 @@ fn plunge_needs_four_doubles_splash_three_and_both_come_before_any_other_bid() {
 
 #[test]
 fn plunge_is_outbid_only_by_5m_and_splash_only_by_4m() {
-    let mut s = start(full(), 0, PLUNGE);
-    act(&mut s, "plunge");
-    assert_legal(&s, "pass 5m");
-    assert_rejects(&s, "4m");
-    assert_rejects(&s, "6m");
-    act(&mut s, "5m");
-    assert_legal(&s, "pass 6m");
-    act(&mut s, "6m");
-    assert_legal(&s, "pass 7m");
-    act(&mut s, "7m");
+    let s = played(full(), 0, PLUNGE, "plunge [pass 5m] !4m !6m 5m [pass 6m] 6m [pass 7m] 7m");
     assert_eq!((s.hand().bidder, high_bid(s.hand())), (0, "7m"));
     assert_legal(&s, &format!("{TRUMPS} nel-o sevens"));
-    let mut s = start(full(), 0, PLUNGE);
-    act(&mut s, "splash");
-    assert_legal(&s, "pass 4m");
-    assert_rejects(&s, "3m");
-    assert_rejects(&s, "5m");
-    act(&mut s, "pass pass 4m");
+    let s = played(full(), 0, PLUNGE, "splash [pass 4m] !3m !5m pass pass 4m");
     assert_eq!((s.hand().bidder, s.current_seat()), (0, Some(0)));
 }
 
 #[test]
 fn plunge_is_a_4_mark_bid_and_the_partner_declares_and_leads() {
-    let mut s = start(full(), 0, PLUNGE);
-    act(&mut s, "plunge pass pass pass");
+    let mut s = played(full(), 0, PLUNGE, "plunge pass pass pass");
     let h = s.hand();
     assert_eq!((h.bidder, h.declarer, s.current_seat()), (1, 3, Some(3)));
     assert_eq!(bid_marks(h.high_bid as Action), 4);
@@ -1056,9 +909,9 @@ fn plunge_is_a_4_mark_bid_and_the_partner_declares_and_leads() {
     let mut s = start(full(), 2, PLUNGE);
     act(&mut s, "splash pass pass pass"); // seat 3 splashes, seat 1 declares
     assert_eq!((s.hand().bidder, s.current_seat()), (3, Some(1)));
-    act(&mut s, "blanks 6-6 2-0 5-4"); // seat 2, void in sixes, trumps with 2-0
-    assert_legal(&s, "6-2 6-1"); // 6-0 is a blank (trump), not a six
-    act(&mut s, "6-1");
+    // Seat 2, void in sixes, trumps with 2-0; seat 0 may not play 6-0, a
+    // blank (trump), not a six.
+    act(&mut s, "blanks 6-6 2-0 5-4 [6-2 6-1] 6-1");
     assert!(s.is_terminal(), "the defenders won a trick");
     assert_eq!(trick_winner(s.hand(), 0), 2);
     assert_eq!(s.hand().award(), [3, 0]);
@@ -1093,8 +946,7 @@ fn rules_say_stop(h: &Hand) -> bool {
 
 #[test]
 fn early_end_point_bid_stops_once_the_bidders_reach_the_bid() {
-    let mut s = start(standard(), 3, MIXED);
-    act(&mut s, "30 pass pass pass sixes");
+    let mut s = played(standard(), 3, MIXED, "30 pass pass pass sixes");
     act(&mut s, MIXED_PLAY_FAST[0]);
     act(&mut s, MIXED_PLAY_FAST[1]);
     assert_eq!(s.hand().points, [27, 0]);
@@ -1107,8 +959,7 @@ fn early_end_point_bid_stops_once_the_bidders_reach_the_bid() {
     assert!(made(h));
     assert_eq!(h.award(), [1, 0]);
     // The slower play reaches 30 only on the sixth trick.
-    let mut s = start(standard(), 3, MIXED);
-    act(&mut s, "30 pass pass pass sixes");
+    let mut s = played(standard(), 3, MIXED, "30 pass pass pass sixes");
     for (t, want) in [1, 12, 23, 24, 25].into_iter().enumerate() {
         act(&mut s, MIXED_PLAY[t]);
         assert_eq!(s.hand().points, [want, 0]);
@@ -1123,8 +974,7 @@ fn early_end_point_bid_stops_once_the_bidders_reach_the_bid() {
 #[test]
 fn early_end_point_bid_stops_once_the_defenders_exceed_42_minus_the_bid() {
     // Bid 41: the defenders may take 1 point; the second point sets it.
-    let mut s = start(standard(), 3, SIXES_WITH_DEFENDER);
-    act(&mut s, "41 pass pass pass sixes 4-4 6-0 4-0 0-0");
+    let mut s = played(standard(), 3, SIXES_WITH_DEFENDER, "41 pass pass pass sixes 4-4 6-0 4-0 0-0");
     assert_eq!((trick_winner(s.hand(), 0), s.hand().points), (1, [0, 1]));
     assert!(!s.is_terminal(), "1 point is not more than 42 - 41");
     act(&mut s, "6-1 3-1 1-0 5-0");
@@ -1134,8 +984,7 @@ fn early_end_point_bid_stops_once_the_defenders_exceed_42_minus_the_bid() {
     assert!(!made(h));
     assert_eq!(h.award(), [0, 1]);
     // Bid 30: the defenders need 13.
-    let mut s = start(standard(), 3, SIXES_WITH_DEFENDER);
-    act(&mut s, "30 pass pass pass sixes 4-4 6-0 4-0 0-0 6-1 3-1 1-0 5-0");
+    let mut s = played(standard(), 3, SIXES_WITH_DEFENDER, "30 pass pass pass sixes 4-4 6-0 4-0 0-0 6-1 3-1 1-0 5-0");
     assert!(!s.is_terminal(), "7 is not more than 12");
     act(&mut s, "6-2 3-2 2-0 5-1");
     assert_eq!((s.hand().trick, s.hand().points), (3, [0, 13]));
@@ -1145,16 +994,14 @@ fn early_end_point_bid_stops_once_the_defenders_exceed_42_minus_the_bid() {
 
 #[test]
 fn early_end_mark_bid_stops_once_the_defenders_win_a_trick() {
-    let mut s = start(standard(), 3, SIXES_WITH_DEFENDER);
-    act(&mut s, "1m pass pass pass sixes 4-4 6-0 4-0 0-0");
+    let s = played(standard(), 3, SIXES_WITH_DEFENDER, "1m pass pass pass sixes 4-4 6-0 4-0 0-0");
     let h = s.hand();
     assert!(s.is_terminal());
     assert_eq!((h.trick, h.points), (1, [0, 1]));
     assert!(!made(h));
     assert_eq!(h.award(), [0, 1]);
     // A mark bid being made plays all seven tricks (MIXED: the defenders win the last).
-    let mut s = start(standard(), 3, MIXED);
-    act(&mut s, "2m pass pass pass sixes");
+    let mut s = played(standard(), 3, MIXED, "2m pass pass pass sixes");
     for (t, trick) in MIXED_PLAY.iter().enumerate() {
         assert!(!s.is_terminal(), "trick {t}");
         act(&mut s, trick);
@@ -1169,16 +1016,14 @@ fn early_end_mark_bid_stops_once_the_defenders_win_a_trick() {
 #[test]
 fn early_end_off_plays_all_seven_tricks() {
     let off = rules(json!({"early_end":false}));
-    let mut s = start(off, 3, SIXES_WITH_DEFENDER);
-    act(&mut s, "1m pass pass pass sixes 4-4 6-0 4-0 0-0");
+    let mut s = played(off, 3, SIXES_WITH_DEFENDER, "1m pass pass pass sixes 4-4 6-0 4-0 0-0");
     assert!(!s.is_terminal());
     play_out(&mut s);
     let h = s.hand();
     assert_eq!((h.trick, h.points), (7, [0, 42]));
     assert!(!made(h));
     assert_eq!(h.award(), [0, 1]);
-    let mut s = start(off, 3, MIXED);
-    act(&mut s, "30 pass pass pass sixes");
+    let mut s = played(off, 3, MIXED, "30 pass pass pass sixes");
     for trick in MIXED_PLAY_FAST {
         assert!(!s.is_terminal());
         act(&mut s, trick);
@@ -1225,16 +1070,14 @@ fn early_end_stops_exactly_when_the_result_is_settled_in_random_hands() {
 fn points_scoring_never_stops_early() {
     let pts = rules(json!({"scoring":"points"}));
     assert!(pts.early_end, "early_end stays on, but does not apply");
-    let mut s = start(pts, 3, MIXED);
-    act(&mut s, "30 pass pass pass sixes");
+    let mut s = played(pts, 3, MIXED, "30 pass pass pass sixes");
     for trick in MIXED_PLAY_FAST {
         assert!(!s.is_terminal());
         act(&mut s, trick);
     }
     assert!(s.is_terminal());
     assert_eq!(s.hand().trick, 7);
-    let mut s = start(pts, 3, SIXES_WITH_DEFENDER);
-    act(&mut s, "1m pass pass pass sixes 4-4 6-0 4-0 0-0");
+    let mut s = played(pts, 3, SIXES_WITH_DEFENDER, "1m pass pass pass sixes 4-4 6-0 4-0 0-0");
     assert!(!s.is_terminal(), "a mark bid set on trick 1 still plays on");
     play_out(&mut s);
     assert_eq!(s.hand().trick, 7);
@@ -1276,8 +1119,7 @@ fn marks_scoring_made_gives_the_bidders_the_bids_marks_and_set_gives_them_to_the
         assert_eq!(made(&h), award[0] > 0, "bid {bid}");
     }
     // Seat 1 (team 1) bids 2m and makes it: the marks go to team 1.
-    let mut s = start(standard(), 0, SIXES_WITH_DEFENDER);
-    act(&mut s, "2m pass pass pass sixes");
+    let mut s = played(standard(), 0, SIXES_WITH_DEFENDER, "2m pass pass pass sixes");
     play_out(&mut s);
     assert_eq!((s.hand().bidder, s.hand().award()), (1, [0, 2]));
     assert_eq!(s.rewards(), [-2.0, 2.0, -2.0, 2.0]);

@@ -4,6 +4,7 @@
 //! moves into its own, the keys of removed attempts are dropped, and an
 //! unknown section or key is refused with the nearest known one.
 
+use bones_agents::spec::grammar::edit_distance;
 use std::collections::HashSet;
 use toml::{Table, Value};
 
@@ -85,23 +86,6 @@ fn nearest<'a>(key: &str, candidates: impl IntoIterator<Item = &'a str>) -> &'a 
     candidates.into_iter().min_by_key(|c| edit_distance(key, c)).unwrap_or_default()
 }
 
-/// Levenshtein distance: the fewest one-character insertions, deletions and
-/// substitutions that turn `a` into `b`.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != cb)).min(above + 1).min(row[j] + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
-}
-
 /// The built-in defaults of the flat form that differ from `cpu-quick`'s: a
 /// flat config (written before the sections) that leaves one of these keys
 /// out loads with the value it had then, so an old file asks for the run it
@@ -142,18 +126,4 @@ fn drop_removed_keys(table: &mut Table) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_edit_distance_counts_insertions_deletions_and_substitutions() {
-        for (a, b, d) in [("", "", 0), ("abc", "abc", 0), ("", "abc", 3), ("learning_rat", "learning_rate", 1)] {
-            assert_eq!((edit_distance(a, b), edit_distance(b, a)), (d, d), "{a} {b}");
-        }
-        assert_eq!(edit_distance("kitten", "sitting"), 3);
-        assert_eq!(edit_distance("gama", "gamma"), 1);
-    }
 }

@@ -189,6 +189,21 @@ mod tests {
         c.0
     }
 
+    /// One `update` of a copy of `model` under `cfg` at learning rate `lr`,
+    /// from a fresh Adam and a fixed seed: the updated policy and its statistics.
+    fn update_once(model: &Policy, batch: Batch, cfg: &TrainConfig, lr: f64, device: &Device) -> (Policy, UpdateStats) {
+        let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
+        let (Nets { model, .. }, stats) = update(
+            Nets { model: model.clone(), critic: None },
+            &mut optim,
+            batch,
+            Settings { cfg, lr, device },
+            &mut ChaCha8Rng::seed_from_u64(1),
+            &mut Profile::default(),
+        );
+        (model, stats)
+    }
+
     #[test]
     fn the_sparse_input_layer_gives_the_dense_update() {
         let device = Device::flex().autodiff();
@@ -205,16 +220,8 @@ mod tests {
             bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
         let run = |sparse_input: bool| {
             let cfg = base.clone().with(|c| c.run.sparse_input = sparse_input);
-            let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
-            let mut rng = ChaCha8Rng::seed_from_u64(1);
-            let (Nets { model, .. }, stats) = update(
-                Nets { model: model.clone(), critic: None },
-                &mut optim,
-                Batch { rollout: &rollout, advantages: &adv, returns: &ret },
-                Settings { cfg: &cfg, lr: 1e-3, device: &device },
-                &mut rng,
-                &mut Profile::default(),
-            );
+            let (model, stats) =
+                update_once(&model, Batch { rollout: &rollout, advantages: &adv, returns: &ret }, &cfg, 1e-3, &device);
             (parameters(&model), stats)
         };
         let ((sparse_w, sparse), (dense_w, dense)) = (run(true), run(false));
@@ -278,16 +285,8 @@ mod tests {
                 c.ppo.teacher_coef = teacher_coef;
                 c.ppo.ent_coef = 0.01;
             });
-            let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
-            let mut rng = ChaCha8Rng::seed_from_u64(1);
-            let (Nets { model: m, .. }, stats) = update(
-                Nets { model: model.clone(), critic: None },
-                &mut optim,
-                Batch { rollout: &rollout, advantages: &adv, returns: &ret },
-                Settings { cfg: &cfg, lr: 3e-3, device: &device },
-                &mut rng,
-                &mut Profile::default(),
-            );
+            let (m, stats) =
+                update_once(&model, Batch { rollout: &rollout, advantages: &adv, returns: &ret }, &cfg, 3e-3, &device);
             (teacher_cross_entropy(&m, &rollout, &labelled, &device), stats)
         };
         // One minibatch of one epoch: the reported loss is the cross-entropy
@@ -313,15 +312,8 @@ mod tests {
             c.ppo.num_minibatches = 1;
             c.model.hidden = 64;
         });
-        let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
-        let (_, stats) = update(
-            Nets { model: model.clone(), critic: None },
-            &mut optim,
-            Batch { rollout: &plain, advantages: &adv, returns: &ret },
-            Settings { cfg: &cfg, lr: 1e-3, device: &device },
-            &mut ChaCha8Rng::seed_from_u64(1),
-            &mut Profile::default(),
-        );
+        let (_, stats) =
+            update_once(&model, Batch { rollout: &plain, advantages: &adv, returns: &ret }, &cfg, 1e-3, &device);
         assert_eq!(stats.teacher_loss, 0.0);
     }
 }
