@@ -175,8 +175,8 @@ impl<G: Game> Collector<G> {
     /// Shard `worker` of the games (shard 0's streams are the synchronous
     /// loop's) with `games` games: those of `saved` (a checkpoint's
     /// `VecEnv::save` of this shard, for a resumed run to play on from where
-    /// the checkpoint was taken), else dealt from the seed, the shard and the
-    /// run's update count.
+    /// the checkpoint was taken) when they are `games` games, else dealt from
+    /// the seed, the shard and the run's update count.
     pub fn new(
         game: &G,
         cfg: &Arc<TrainConfig>,
@@ -187,18 +187,16 @@ impl<G: Game> Collector<G> {
         saved: Option<&[u8]>,
     ) -> Result<Collector<G>, TrainError> {
         let ruled = game.clone().with_reward(cfg.model.reward);
-        let envs = match saved {
-            Some(bytes) => {
-                let envs = VecEnv::restore(ruled, cfg.run.env_threads, bytes)
-                    .map_err(|e| TrainError::Resume(format!("the checkpoint's games do not restore: {e}")))?;
-                if envs.len() != games {
-                    return Err(TrainError::Resume(format!(
-                        "the checkpoint's games are {} where the config plays {games} (`num_envs` changed?)",
-                        envs.len()
-                    )));
-                }
-                envs
-            }
+        // Saved games of another count (`num_envs` changed) are not these: deal new ones.
+        let restored = match saved {
+            Some(bytes) => Some(
+                VecEnv::restore(ruled.clone(), cfg.run.env_threads, bytes)
+                    .map_err(|e| TrainError::Resume(format!("the checkpoint's games do not restore: {e}")))?,
+            ),
+            None => None,
+        };
+        let envs = match restored.filter(|envs| envs.len() == games) {
+            Some(envs) => envs,
             None => {
                 let env_seed = episode_seed(cfg.run.seed, usize::MAX - worker, run.update);
                 VecEnv::new(ruled, Episode::Hand, games, env_seed, cfg.run.env_threads)

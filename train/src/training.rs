@@ -384,9 +384,10 @@ impl<G: Game> Run<G> {
     }
 
     /// The collector of shard `worker` (0: the synchronous loop's one) with
-    /// `games` games: those the resumed checkpoint saved for it, else new ones.
+    /// `games` games: for the synchronous loop, those the resumed checkpoint
+    /// saved, else new ones (the actor-learner's workers always deal new ones).
     pub(crate) fn collector(&self, worker: usize, games: usize) -> Result<Collector<G>, TrainError> {
-        let saved = self.saved_games.get(worker).map(Vec::as_slice);
+        let saved = self.saved_games.get(worker).filter(|_| self.cfg.run.workers == 0).map(Vec::as_slice);
         Collector::new(&self.game, &self.cfg, &self.device, self.dims, (worker, games), &self.state, saved)
     }
 

@@ -183,3 +183,25 @@ fn every_file_of_a_checkpoint_damaged_in_turn_is_refused_by_name() {
     checkpoint::load_model(&dir, ol, na, &Device::flex()).unwrap();
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_run_resumes_with_other_games_or_as_an_actor_learner_dealing_new_games() {
+    let cfg = TrainConfig::load("smoke").unwrap().with(|c| c.run.total_hands = 40);
+    let out = tmp("reshaped");
+    train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    // The checkpoint's 8 games are not 12: the resumed run deals 12 new ones.
+    let wider = cfg.clone().with(|c| {
+        c.ppo.num_envs = 12;
+        c.run.total_hands = 80;
+    });
+    let summary = train(Texas42::default(), &wider, &out, true, Device::flex(), &mut ()).unwrap();
+    assert!(summary.state.hands >= 80);
+    // The actor-learner's workers deal their own games.
+    let workers = cfg.with(|c| {
+        c.run.workers = 2;
+        c.run.total_hands = 120;
+    });
+    let summary = train(Texas42::default(), &workers, &out, true, Device::flex(), &mut ()).unwrap();
+    assert!(summary.state.hands >= 120);
+    let _ = std::fs::remove_dir_all(&out);
+}
