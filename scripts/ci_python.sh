@@ -7,6 +7,8 @@
 # the installed module with mypy's stubtest, and runs pytest.
 #
 #   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
+#   scripts/ci_python.sh --deps-only   (the venv and the test dependencies only:
+#                                      .ci/run installs them beside the Rust build)
 #
 # BONES_PROFILE: the cargo profile of the wheel (default release). CI builds it
 # with the dev profile right after `cargo test --workspace` (the dev and test
@@ -30,16 +32,21 @@ fi
 # imports it only when called).
 "$venv/bin/pip" install --quiet "maturin>=1.9.4,<2" numpy pettingzoo gymnasium pytest onnx mypy
 "$venv/bin/pip" install --quiet ray
+# The `openspiel` extra's dependency, from its wheel only (--only-binary):
+# never an hour's C++ build from source on a Python it has no wheel for.
+"$venv/bin/pip" install --quiet --only-binary open_spiel "open_spiel>=2,<3"
+if [ "${1:-}" = --deps-only ]; then
+    exit 0
+fi
 wheels=$(mktemp -d)
 trap 'rm -rf "$wheels"' EXIT
 "$venv/bin/maturin" build --profile "${BONES_PROFILE:-release}" --locked --quiet -m python/Cargo.toml -o "$wheels" \
     --interpreter "$venv/bin/python"
 # --no-deps: its dependencies (numpy, gymnasium, pettingzoo) were installed above.
 "$venv/bin/pip" install --quiet --force-reinstall --no-deps "$wheels"/bones-*.whl
-# The `openspiel` extra (open_spiel) for bones.openspiel's tests
-# (python/tests/test_openspiel.py: OpenSpiel's random_sim_test on both games,
-# about 6 s). Its wheel only (--only-binary): never an hour's C++ build from
-# source on a Python it has no wheel for.
+# The `openspiel` extra for bones.openspiel's tests (python/tests/
+# test_openspiel.py: OpenSpiel's random_sim_test on both games, about 6 s); its
+# open_spiel was installed above.
 wheel=$(ls "$wheels"/bones-*.whl)
 "$venv/bin/pip" install --quiet --only-binary open_spiel "$wheel[openspiel]"
 # The stubs cannot drift from the module: stubtest compares every name,

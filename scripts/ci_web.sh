@@ -14,13 +14,10 @@
 # Screenshots at 1280 and 390 px wide go to WEB_SCREENSHOTS (printed at the end).
 #   BONES_BIN=path/to/bones   the binary (default target/debug/bones)
 #   WEB_SCREENSHOTS=DIR       the screenshots' folder (default target/web-screenshots)
+#   scripts/ci_web.sh --deps-only   (chromium and .venv-web only: .ci/run installs
+#                                   them beside the Rust build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BONES="${BONES_BIN:-target/debug/bones}"
-if [ ! -x "$BONES" ]; then
-    echo "error: $BONES is not built; run cargo build --locked first" >&2
-    exit 1
-fi
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     echo "== installing chromium and chromium-driver"
     SUDO=""
@@ -35,6 +32,14 @@ fi
 if ! "$VENV/bin/python" -c "import selenium" 2>/dev/null; then
     echo "== installing selenium into $VENV"
     "$VENV/bin/pip" install -q "selenium>=4.10,<5"
+fi
+if [ "${1:-}" = --deps-only ]; then
+    exit 0
+fi
+BONES="${BONES_BIN:-target/debug/bones}"
+if [ ! -x "$BONES" ]; then
+    echo "error: $BONES is not built; run cargo build --locked first" >&2
+    exit 1
 fi
 SHOTS="${WEB_SCREENSHOTS:-target/web-screenshots}"
 echo "== the browser test (headless chromium plays a Texas 42 hand and a Doubles round, replays, past games)"

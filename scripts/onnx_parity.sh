@@ -7,6 +7,8 @@
 #   [BONES_BIN=path/to/bones] scripts/onnx_parity.sh [MODEL_DIR ...]
 #       (default models: models/texas42 models/doubles; default binary: a fresh
 #       `cargo build --release` of target/release/bones)
+#   scripts/onnx_parity.sh --deps-only   (.venv-onnx only: .ci/run installs it
+#                                        beside the Rust build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=.venv-onnx
@@ -14,6 +16,9 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet --upgrade pip
     "$venv/bin/pip" install --quiet onnxruntime onnx numpy
+fi
+if [ "${1:-}" = --deps-only ]; then
+    exit 0
 fi
 models=("$@")
 if [ ${#models[@]} -eq 0 ]; then

@@ -28,7 +28,8 @@
 //!   scores declarations (the most worlds where the contract is made, then the
 //!   most points).
 //! - **Play**: `pimc`'s objective over the weighted worlds (the contract first,
-//!   then points; [`PimcAgent::score_plays`]).
+//!   then points; [`PimcAgent::score_plays`]). With `tricks=N`, only in the
+//!   first `N` tricks; the later plays are the policy's most probable.
 //!
 //! # Continuations
 //! How a candidate (a declaration or a play) is valued in one world:
@@ -183,6 +184,12 @@ impl SearchAgent {
         Explained { action: scores[0].0, values: Some(values) }
     }
 
+    /// The policy's most probable legal action (ties to the lowest id).
+    fn most_probable(&mut self, v: &Texas42View) -> Action {
+        let probs = self.policy_probs(v);
+        probs.iter().fold((probs[0].0, f32::NEG_INFINITY), |b, &(a, p)| if p > b.1 { (a, p) } else { b }).0
+    }
+
     /// Under `continuation=infoset`, whether `worlds` (all at one position)
     /// have few enough tricks left for the information-set search.
     fn infoset_decides(&self, worlds: &[Hand]) -> bool {
@@ -228,16 +235,13 @@ impl Agent<Texas42View> for SearchAgent {
     fn explain(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
         Explained::of_choice(v.legal, "search agent", || {
             let action = match v.phase {
-                Phase::Bidding if self.options.bidding == Bidding::Policy => {
-                    let probs = self.policy_probs(v);
-                    // The most probable bid; ties to the lowest id.
-                    probs.iter().fold((probs[0].0, f32::NEG_INFINITY), |b, &(a, p)| if p > b.1 { (a, p) } else { b }).0
-                }
+                Phase::Bidding if self.options.bidding == Bidding::Policy => self.most_probable(v),
                 Phase::Bidding => {
                     let est = self.pimc.bid_estimate(v, rng);
                     self.pimc.choose_bid(v, &est)
                 }
                 Phase::Declaring => return self.declare(v, rng),
+                Phase::Playing if self.options.tricks.is_some_and(|n| v.trick >= n) => self.most_probable(v),
                 Phase::Playing => return self.play(v, rng),
                 Phase::Done => unreachable!("no action in a finished hand"),
             };

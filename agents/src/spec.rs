@@ -89,6 +89,12 @@ pub struct SearchOptions {
     /// How a candidate is valued in each world
     /// (`continuation=solver|infoset`, `exact=K`).
     pub continuation: Continuation,
+    /// The tricks whose plays the search decides, counted from the first
+    /// (`tricks=N`; `None`: all seven); the later plays are the policy's most
+    /// probable. `tricks=0` leaves only the bidding (`bidding=pimc`) and the
+    /// declaration to the search: how a hand's phases split the gain of search
+    /// over its policy is measured with it.
+    pub tricks: Option<u8>,
     /// The policy (`model=PATH`; `None`: the shipped model).
     pub model: Option<PathBuf>,
     /// Least probability an observed action contributes to a world's weight.
@@ -166,6 +172,7 @@ impl Default for SearchOptions {
             bidding: Bidding::Policy,
             weighted: true,
             continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
+            tricks: None,
             model: None,
             floor: 0.02,
             candidate_ratio: 0.25,
@@ -200,6 +207,7 @@ impl SearchOptions {
             bidding: bidding.unwrap_or(d.bidding),
             weighted: r.word("weighted").map_or(d.weighted, |w| w == "on"),
             continuation,
+            tricks: r.whole("tricks").map(|n| n as u8),
             model: r.rest("model").map(PathBuf::from),
             ..d
         })
@@ -214,6 +222,9 @@ impl fmt::Display for SearchOptions {
         write!(f, ":continuation={}", self.continuation.name())?;
         if let Continuation::Infoset { exact } = self.continuation {
             write!(f, ":exact={exact}")?;
+        }
+        if let Some(n) = self.tricks {
+            write!(f, ":tricks={n}")?;
         }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;

@@ -125,12 +125,23 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:weighted=off:model=models/texas42",
         "search:continuation=infoset:exact=1",
         "search:continuation=solver:worlds=16",
+        "search:tricks=0",
+        "search:tricks=7:bidding=pimc",
         &full.to_string(),
     ] {
         let once = spec(s);
         assert_eq!(spec(&once.to_string()), once, "{s} does not survive printing");
     }
     assert_eq!(spec("search:worlds=4"), spec("search:worlds=4:pool=16"), "pool defaults to 4 x worlds");
+    // `tricks=N` prints where it is given; without it the search plays every
+    // trick, and the canonical form is the one pinned before it existed.
+    let AgentSpec::Search(o) = spec("search:tricks=2") else { unreachable!() };
+    assert_eq!(o.tricks, Some(2));
+    assert_eq!(
+        spec("search:tricks=2").to_string(),
+        "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=infoset:exact=3:tricks=2"
+    );
+    assert_eq!(SearchOptions::default().tricks, None);
     // `pimc` takes its option after `:` too.
     assert_eq!(spec("pimc:worlds=3"), AgentSpec::Pimc { worlds: 3 });
     for bad in [
@@ -146,6 +157,8 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=infoset:exact=8",
         "search:continuation=Infoset",
         "search:continuation=solver:exact=2",
+        "search:tricks=8",
+        "search:tricks=-1",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -229,6 +242,30 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
     for seed in 0..12 {
         assert_eq!(play(seed), play(seed), "seed {seed} played two ways");
     }
+}
+
+#[test]
+fn after_its_first_n_tricks_search_plays_the_policys_most_probable_play() {
+    // With `tricks=N`, every play of trick N on is the policy's favourite (the
+    // slope policy: the highest legal action), and the plays before it are
+    // the search's own, which differ from it somewhere.
+    let mut differs = 0;
+    for n in [0u8, 2] {
+        let mut a = agent(1.0, SearchOptions { worlds: 4, tricks: Some(n), ..SearchOptions::default() });
+        let mut full = agent(1.0, SearchOptions { worlds: 4, ..SearchOptions::default() });
+        let mut rng = AgentRng::seed_from_u64(u64::from(n));
+        for (_, v) in seat0_positions(30).into_iter().filter(|(_, v)| v.phase == bones_env::texas42::Phase::Playing) {
+            let favourite = v.legal.iter().last().unwrap();
+            let chosen = a.act(&v, &mut rng);
+            assert!(v.legal.contains(chosen));
+            if v.trick >= n {
+                assert_eq!(chosen, favourite, "tricks={n}: trick {} played by the search", v.trick);
+            } else if full.act(&v, &mut rng) != favourite {
+                differs += 1;
+            }
+        }
+    }
+    assert!(differs > 0, "the first tricks were never the search's own");
 }
 
 #[test]

@@ -217,6 +217,13 @@ pub const AGENTS: &[AgentGrammar] = &[
                     "tricks left (the one in progress counted) when `continuation=infoset` takes over (only with it)",
             },
             OptionGrammar {
+                key: "tricks",
+                value: whole("N", "a whole number of tricks", 0, 7),
+                default: "every trick",
+                about: "the search plays the first N tricks, the policy (its most probable play) the rest; with 0 \
+                        the search only bids (`bidding=pimc`) and declares",
+            },
+            OptionGrammar {
                 key: "model",
                 value: Value::Rest { shown: "PATH", what: "a path" },
                 default: "the shipped models/texas42",
