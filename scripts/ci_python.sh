@@ -11,9 +11,9 @@
 #                                      .ci/run installs them beside the Rust build)
 #
 # BONES_PROFILE: the cargo profile of the wheel (default release). CI builds it
-# with the dev profile right after `cargo test --workspace` (the dev and test
-# profiles are one, so it reuses that build's artifacts; `--profile test` would
-# build a test harness, not a module), and points BONES_BIN at that build's
+# with the dev profile right after `cargo test --workspace --profile dev`, so
+# it reuses that build's artifacts (`--profile test` would build a test
+# harness, not a module), and points BONES_BIN at that build's
 # `bones` binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
