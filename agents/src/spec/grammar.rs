@@ -218,10 +218,17 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
             OptionGrammar {
                 key: "tricks",
-                value: whole("N", "a whole number of tricks", 0, 7),
+                value: whole("N", "a whole number of tricks", 0, 6),
                 default: "every trick",
                 about: "the search plays the first N tricks, the policy (its most probable play) the rest; with 0 \
                         the search only bids (`bidding=pimc`) and declares",
+            },
+            OptionGrammar {
+                key: "retie",
+                value: whole("N", "a whole number of rounds", 1, 4),
+                default: "none",
+                about: "rounds of `worlds` fresh worlds for a play whose contract fight is a near tie, before \
+                        points break it",
             },
             OptionGrammar {
                 key: "model",
