@@ -220,7 +220,7 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
             0..=5 => Continuation::Solver,
             _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
         },
-        retie: (i % 3 == 0).then_some(2),
+        retie: i.is_multiple_of(3).then_some(2),
         ..SearchOptions::default()
     };
     let play = |seed: u64| -> Vec<Action> {
