@@ -8,6 +8,7 @@ mod infoset;
 mod pimc;
 mod pimc_common;
 mod pimc_doubles;
+mod posterior;
 mod resample;
 mod review;
 mod search;

@@ -1,9 +1,10 @@
 //! PIMC agent: every sampled world is consistent with the public record (the
 //! replay accepts every public action, own hand, played dominoes and counts are
 //! right, the world shows the same view), the sampler's count of consistent
-//! deals matches brute force (its draws are uniform: the `uniform` tests),
-//! decisions are deterministic per seed and always legal, and a strength check
-//! against `heuristic` (figures printed; run with `--nocapture`).
+//! deals matches brute force (its draws are uniform: the `uniform` and
+//! `posterior` tests), decisions are deterministic per seed and always legal,
+//! and a strength check against `heuristic` (figures printed; run with
+//! `--nocapture`).
 //!
 //! ```text
 //! cargo test -p bones-agents --release --test main -- pimc:: --nocapture
@@ -122,7 +123,7 @@ fn brute_force(v: &Texas42View, cons: &Constraints) -> (u64, u64) {
 
 /// Calls `visit` with every deal of `unseen` to the seats `others`, added to
 /// `hands`, that brings each of them to `count[s]` dominoes.
-fn for_each_deal(
+pub(crate) fn for_each_deal(
     unseen: &[bones_env::Domino],
     others: &[usize],
     count: &[u8; 4],

@@ -24,9 +24,9 @@ use std::path::{Path, PathBuf};
 
 /// A stand-in policy whose logits do not depend on the observation: `slope`
 /// times the action id (0: uniform; large: the highest legal action).
-struct Slope {
-    slope: f32,
-    num_actions: usize,
+pub(crate) struct Slope {
+    pub(crate) slope: f32,
+    pub(crate) num_actions: usize,
 }
 
 impl Policy for Slope {
