@@ -211,8 +211,9 @@ impl SearchAgent {
 }
 
 /// How many fewer worlds (out of `worlds`) a play may win its contract fight
-/// in than the best and still be a near tie under `retie=N`: half the
-/// binomial standard deviation's bound, `sqrt(worlds) / 2`, at least 1.
+/// in than the best and still be a near tie under `retie=N`: the standard
+/// deviation of a count of wins over `worlds` worlds at its largest (a fight
+/// won half the time), `sqrt(worlds) / 2`, at least 1.
 pub fn near_tie_margin(worlds: usize) -> u32 {
     ((worlds as f64).sqrt() / 2.0).round().max(1.0) as u32
 }
