@@ -3,6 +3,7 @@
 //! ```text
 //! models/texas42/                       model.bpk  config.toml  model.json  model.onnx  ...
 //! runs/NAME/checkpoints/update-000120/  model.bpk  optim.bpk  state.json  config.toml
+//!                                       (bid_values.bpk: the bid values, where the network has them)
 //! runs/NAME/checkpoints/latest          "update-000120"
 //! runs/NAME/checkpoints/best            "update-000100" (best evaluation so far)
 //! ```
@@ -12,6 +13,7 @@
 //! it that says which network this is and what it was trained to play.
 //! Writing checkpoints is the trainer's (`bones_train::checkpoint`).
 
+use crate::bid_values::{BidValues, BidValuesConfig};
 use crate::model::{Policy, PolicyConfig};
 use bones_env::{registry, AnyGame, GameError, RewardMode};
 use burn::prelude::*;
@@ -79,6 +81,9 @@ pub struct ModelConfig {
     pub hidden: usize,
     /// Number of hidden layers.
     pub depth: usize,
+    /// Width of the bid values' hidden layers (`bid_values.bpk`, fitted by the
+    /// trainer's bid rounds); 0: the policy head bids.
+    pub bid_hidden: usize,
 }
 
 impl Default for ModelConfig {
@@ -91,6 +96,7 @@ impl Default for ModelConfig {
             reward_scale: 1.0,
             hidden: DEFAULT_HIDDEN,
             depth: DEFAULT_DEPTH,
+            bid_hidden: 0,
         }
     }
 }
@@ -119,6 +125,14 @@ impl ModelConfig {
     /// The network's shape for a game's observation and action lengths.
     pub fn policy(&self, obs_len: usize, num_actions: usize) -> PolicyConfig {
         PolicyConfig::new(obs_len, num_actions).with_hidden(self.hidden).with_depth(self.depth)
+    }
+
+    /// The bid values' shape, where the config has them (`bid_hidden > 0`)
+    /// and the game has contract decisions.
+    pub fn bid_values(&self) -> Option<BidValuesConfig> {
+        let game = self.game().ok().filter(|_| self.bid_hidden > 0)?;
+        let (phase_start, phase_len) = game.contract_decisions()?.phase_columns;
+        Some(BidValuesConfig::new(game.obs_len(), game.num_actions(), self.bid_hidden, phase_start, phase_len))
     }
 }
 
@@ -228,10 +242,46 @@ pub fn read_run_state(dir: &Path) -> Result<RunState, CheckpointError> {
         .map_err(|e| CheckpointError::Format { path: state_path.display().to_string(), message: e.to_string() })
 }
 
-/// Loads the network in `dir` (a checkpoint or a model folder; its shape from `config.toml`) onto `device`.
+/// The file of a folder's network (without its bid values).
+pub const MODEL_FILE: &str = "model.bpk";
+/// The file of a folder's bid values, where the network has them.
+pub const BID_VALUES_FILE: &str = "bid_values.bpk";
+
+/// Loads the network in `dir` (a checkpoint or a model folder; its shape from
+/// `config.toml`) onto `device`, with its bid values where the folder has them.
 pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
     let cfg = read_model_config(dir)?;
-    load_weights(cfg.policy(obs_len, num_actions).init(device), &dir.join("model.bpk"))
+    let model = load_weights(cfg.policy(obs_len, num_actions).init(device), &dir.join(MODEL_FILE))?;
+    let path = dir.join(BID_VALUES_FILE);
+    if !path.is_file() {
+        return Ok(model);
+    }
+    let Some(shape) = cfg.bid_values() else {
+        return Err(CheckpointError::Format {
+            path: path.display().to_string(),
+            message: "bid values beside a config without them (`bid_hidden = 0` or a game without bidding)".into(),
+        });
+    };
+    let bids: BidValues = load_weights(shape.init(device), &path)?;
+    Ok(model.with_bid_values(Some(bids)))
+}
+
+/// Writes `model` into the folder `dir` (a folder being written, renamed into
+/// place when complete): its network as [`MODEL_FILE`] and its bid values, if
+/// any, as [`BID_VALUES_FILE`].
+pub fn save_model(model: &Policy, dir: &Path) -> Result<(), CheckpointError> {
+    let rec = |path: &Path, e: burn::store::RecordError| CheckpointError::Record {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let (net, bids) = model.clone().split_bid_values();
+    let path = dir.join(MODEL_FILE);
+    net.save_file(&path).map_err(|e| rec(&path, e))?;
+    if let Some(bids) = bids {
+        let path = dir.join(BID_VALUES_FILE);
+        bids.save_file(&path).map_err(|e| rec(&path, e))?;
+    }
+    Ok(())
 }
 
 /// Loads the weights in `path` into a freshly initialised `module`.

@@ -1,8 +1,10 @@
 //! The network. [`Policy`]: an MLP trunk over the observation vector, a policy
 //! head (logits over the dense action space, masked to the legal actions before
-//! the softmax) and a value head. ([`hidden_layers`] and [`relu_stack`] also
-//! build the trainer's oracle critic.)
+//! the softmax) and a value head; where it has them, bid values
+//! ([`crate::bid_values`]) stand in for the policy head at contract decisions.
+//! ([`hidden_layers`] and [`relu_stack`] also build the trainer's oracle critic.)
 
+use crate::bid_values::BidValues;
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 use burn::tensor::activation::{log_softmax, relu};
@@ -22,12 +24,14 @@ pub struct PolicyConfig {
     pub depth: usize,
 }
 
-/// Policy and value heads over a shared MLP trunk.
+/// Policy and value heads over a shared MLP trunk, and the bid values when
+/// the network has them (a model folder keeps them in a file of their own).
 #[derive(Module, Debug)]
 pub struct Policy {
     trunk: Vec<Linear>,
     policy: Linear,
     value: Linear,
+    bids: Option<BidValues>,
 }
 
 /// Logit given to illegal actions before the softmax.
@@ -41,6 +45,7 @@ impl PolicyConfig {
             trunk,
             policy: LinearConfig::new(width, self.num_actions).init(device),
             value: LinearConfig::new(width, 1).init(device),
+            bids: None,
         }
     }
 }
@@ -62,12 +67,34 @@ pub fn relu_stack(layers: &[Linear], input: Tensor<2>) -> Tensor<2> {
 }
 
 impl Policy {
-    /// Raw logits and values.
+    /// Raw logits and values; at contract decisions the bid values' logits
+    /// where the network has bid values.
     ///
     /// `obs`: [batch, obs_len] → (`logits` [batch, num_actions], `value` [batch, 1]).
     pub fn forward(&self, obs: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
-        let x = relu_stack(&self.trunk, obs);
-        (self.policy.forward(x.clone()), self.value.forward(x))
+        let x = relu_stack(&self.trunk, obs.clone());
+        let logits = self.policy.forward(x.clone());
+        let logits = match &self.bids {
+            Some(bids) => bids.override_logits(obs, logits),
+            None => logits,
+        };
+        (logits, self.value.forward(x))
+    }
+
+    /// The bid values, if the network has them.
+    pub fn bid_values(&self) -> Option<&BidValues> {
+        self.bids.as_ref()
+    }
+
+    /// The network with `bids` as its bid values (`None`: the policy head bids).
+    pub fn with_bid_values(self, bids: Option<BidValues>) -> Policy {
+        Policy { bids, ..self }
+    }
+
+    /// The network without its bid values, and them.
+    pub fn split_bid_values(self) -> (Policy, Option<BidValues>) {
+        let Policy { trunk, policy, value, bids } = self;
+        (Policy { trunk, policy, value, bids: None }, bids)
     }
 
     /// The first trunk layer (the one the observation enters); `None` without
@@ -77,7 +104,9 @@ impl Policy {
     }
 
     /// Raw logits and values from the input layer's output (before its ReLU),
-    /// as computed elsewhere (see [`crate::sparse`]).
+    /// as computed elsewhere (see [`crate::sparse`]): the policy head's logits
+    /// throughout (bid values need the observation: [`crate::inference::Actor`]
+    /// puts them in).
     ///
     /// `first`: [batch, hidden] → (`logits` [batch, num_actions], `value` [batch, 1]).
     pub fn forward_from_input_layer(&self, first: Tensor<2>) -> (Tensor<2>, Tensor<2>) {

@@ -41,6 +41,14 @@ pub(crate) fn load_record<M: burn::module::Module>(
     checkpoint::from_record_bytes(net, record)
 }
 
+/// A network made by `blank` on `device` after seeding burn's random source
+/// with `seed` (under [`INIT`]).
+pub(crate) fn seeded_init<M>(device: &Device, seed: u64, blank: impl FnOnce(&Device) -> M) -> M {
+    let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    device.seed(seed);
+    blank(device)
+}
+
 /// What a resumed run takes from its checkpoint besides the networks and
 /// counters, and what it has to say about the checkpoints it passed over.
 #[derive(Default)]
@@ -65,19 +73,22 @@ type Loaded = (Policy, Option<Critic>, ModuleOptimizer, RunState, Resume);
 fn load_checkpoint(dir: &Path, cfg: &TrainConfig, dims: Dims, train_device: &Device) -> Result<Loaded, TrainError> {
     let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
     let (saved, state) = checkpoint::read_meta(dir)?;
-    let shape = |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.ppo.critic);
+    let shape =
+        |c: &TrainConfig| (c.model.game.clone(), c.model.hidden, c.model.depth, c.ppo.critic, c.model.bid_hidden);
     if shape(&saved) != shape(cfg) {
         return Err(TrainError::Resume(format!(
-            "{} was trained as {} with hidden={} depth={} critic={}; this config says {} with hidden={} depth={} critic={}",
+            "{} was trained as {} with hidden={} depth={} critic={} bid_hidden={}; this config says {} with hidden={} depth={} critic={} bid_hidden={}",
             dir.display(),
             saved.model.game,
             saved.model.hidden,
             saved.model.depth,
             saved.ppo.critic,
+            saved.model.bid_hidden,
             cfg.model.game,
             cfg.model.hidden,
             cfg.model.depth,
-            cfg.ppo.critic
+            cfg.ppo.critic,
+            cfg.model.bid_hidden
         )));
     }
     let model = checkpoint::load_model(dir, ol, na, train_device)?;
@@ -160,6 +171,14 @@ pub(crate) fn load_or_init(
             )));
         }
         model = checkpoint::load_model(&dir, ol, na, train_device)?;
+        if model.bid_values().is_some() && saved.model.bid_hidden != cfg.model.bid_hidden {
+            return Err(TrainError::Config(format!(
+                "`init`: {} has bid values with bid_hidden={}; this config says bid_hidden={}",
+                dir.display(),
+                saved.model.bid_hidden,
+                cfg.model.bid_hidden
+            )));
+        }
     }
     Ok((Learner { model, critic, optim }, state, resumed))
 }

@@ -565,6 +565,7 @@ impl<G: Game> WorkerHalf for WorkerOf<G> {
                     (self.worker, games),
                     &w.start,
                     None,
+                    None,
                 )?;
                 self.collector.insert(c)
             }

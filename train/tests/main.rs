@@ -3,6 +3,7 @@
 //! binary, a module per subject.
 
 mod actor_learner;
+mod bidding;
 mod evaluation;
 mod export;
 mod oracle;

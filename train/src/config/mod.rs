@@ -58,6 +58,8 @@ pub struct TrainConfig {
     pub eval: EvalSection,
     /// `[checkpoints]`: how often the run saves itself.
     pub checkpoints: CheckpointsSection,
+    /// `[bidding]`: bid rounds, bid values refit to the play that follows them.
+    pub bidding: BiddingSection,
 }
 
 /// `[run]`: the seed, the run's length, its threads and where it starts.
@@ -173,6 +175,31 @@ pub struct CheckpointsSection {
     pub checkpoint_every: usize,
 }
 
+/// `[bidding]`: bid rounds (bones_train's `bidding` module). Each round the
+/// run plays `round_hands` hands, logging every contract decision and its
+/// hand's outcome, then fits the bid values (`model.bid_hidden` wide) to the
+/// kept rounds; from the first fit on they make the contract decisions and
+/// PPO trains the play alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BiddingSection {
+    /// Rounds of logging and fitting (0: none; the policy head bids, unless
+    /// `init` brings bid values).
+    pub rounds: u32,
+    /// Self-play hands per round.
+    pub round_hands: u64,
+    /// Rounds of records each fit uses (the newest; older ones are dropped).
+    pub keep_rounds: usize,
+    /// Weight of a round's records per round of age (1: all kept rounds alike).
+    pub recent_weight: f64,
+    /// Epochs over the kept records at each fit.
+    pub fit_epochs: usize,
+    /// The fit's Adam learning rate.
+    pub fit_learning_rate: f64,
+    /// Records per minibatch of the fit.
+    pub fit_minibatch: usize,
+}
+
 /// Built-in presets, the same files as `configs/NAME.toml`.
 const PRESETS: [(&str, &str); 4] = [
     ("cpu-quick", include_str!("../../../configs/cpu-quick.toml")),
@@ -283,7 +310,7 @@ impl TrainConfig {
     /// Checks ranges; returns what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let check = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
-        let TrainConfig { run, model, ppo, opponents, checkpoints, .. } = self;
+        let TrainConfig { run, model, ppo, opponents, checkpoints, bidding, .. } = self;
         check((2..=4).contains(&model.players), "`players` must be 2, 3 or 4")?;
         check(ppo.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(ppo.num_steps >= 1, "`num_steps` must be at least 1")?;
@@ -304,6 +331,24 @@ impl TrainConfig {
         check(opponents.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
         check(checkpoints.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(ppo.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
+        if bidding.rounds > 0 {
+            check(model.bid_hidden >= 1, "bid rounds (`bidding.rounds` > 0) need bid values: set `model.bid_hidden`")?;
+            check(run.workers == 0, "bid rounds run in the synchronous loop: set `workers = 0`")?;
+            check(opponents.opponent.trim().is_empty(), "bid rounds learn from self-play: leave `opponent` empty")?;
+            check(bidding.round_hands >= 1, "`round_hands` must be at least 1")?;
+            check(bidding.keep_rounds >= 1, "`keep_rounds` must be at least 1")?;
+            check((0.0..=1.0).contains(&bidding.recent_weight), "`recent_weight` must be in 0..=1")?;
+            check(bidding.fit_epochs >= 1, "`fit_epochs` must be at least 1")?;
+            check(bidding.fit_learning_rate > 0.0, "`fit_learning_rate` must be positive")?;
+            check(bidding.fit_minibatch >= 1, "`fit_minibatch` must be at least 1")?;
+        }
+        if model.bid_hidden > 0 {
+            let game = self.game().map_err(|e| e.to_string())?;
+            check(
+                game.contract_decisions().is_some(),
+                &format!("`bid_hidden`: {} has no bidding to price (set it to 0)", game.name()),
+            )?;
+        }
         if let Some(spec) = self.opponent_spec() {
             spec.map_err(|e| format!("`opponent`: {e}"))?;
         }
