@@ -10,7 +10,7 @@
 //! [`BID_LOGIT_SCALE`] × value, so the exported graph, and every front end
 //! that runs it, bids by them.
 
-use crate::model::{hidden_layers, relu_stack};
+use crate::mlp::{hidden_layers, relu_stack};
 use burn::module::Param;
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;

@@ -21,6 +21,7 @@ pub mod export;
 pub mod folder;
 pub mod inference;
 pub mod manifest;
+mod mlp;
 pub mod model;
 pub mod onnx;
 pub mod sparse;

@@ -5,6 +5,7 @@
 //! ([`hidden_layers`] and [`relu_stack`] also build the trainer's oracle critic.)
 
 use crate::bid_values::BidValues;
+pub use crate::mlp::{hidden_layers, relu_stack};
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 use burn::tensor::activation::{log_softmax, relu};
@@ -48,22 +49,6 @@ impl PolicyConfig {
             bids: None,
         }
     }
-}
-
-/// `depth` linear layers from `input` to `hidden` wide, and the width they end at.
-pub fn hidden_layers(input: usize, hidden: usize, depth: usize, device: &Device) -> (Vec<Linear>, usize) {
-    let mut layers = Vec::with_capacity(depth);
-    let mut width = input;
-    for _ in 0..depth {
-        layers.push(LinearConfig::new(width, hidden).init(device));
-        width = hidden;
-    }
-    (layers, width)
-}
-
-/// The layers in turn, a ReLU after each.
-pub fn relu_stack(layers: &[Linear], input: Tensor<2>) -> Tensor<2> {
-    layers.iter().fold(input, |x, layer| relu(layer.forward(x)))
 }
 
 impl Policy {
