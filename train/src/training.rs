@@ -614,11 +614,17 @@ impl<G: Game> Run<G> {
         self.log.scalar("bidding/calibration_error", report.calibration.error() as f32, step);
         let out = self.ck_root.parent().expect("checkpoints are in the run folder").to_path_buf();
         let csv = out.join("bidding.csv");
-        let mut text = match std::fs::read_to_string(&csv) {
-            Ok(t) => t,
+        // A resumed run writes its rounds again: rows of this round or later
+        // (from the session that stopped) give way.
+        let kept = match std::fs::read_to_string(&csv) {
+            Ok(t) => t
+                .lines()
+                .filter(|l| l.split(',').next().and_then(|r| r.parse::<u32>().ok()).is_none_or(|r| r < self.bid_round))
+                .map(|l| format!("{l}\n"))
+                .collect(),
             Err(_) => "round,bin,declarations,predicted,made\n".to_string(),
         };
-        text += &report.calibration.csv_rows(self.bid_round);
+        let text = kept + &report.calibration.csv_rows(self.bid_round);
         write_atomic(&csv, text.as_bytes())?;
         let Learner { model, critic, optim } = &learner;
         let contents = Contents {
