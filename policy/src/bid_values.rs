@@ -5,10 +5,14 @@
 //! trainer's bid rounds, bones-train's `bidding`); a choice's value is the
 //! lower of their two estimates, so that a bid is not chosen because one fit
 //! happens to over-rate it (the winner's curse). In a
-//! [`Policy`](crate::model::Policy) that has them they stand in for the policy
-//! head at contract decisions, inside the network: there the logits are
-//! [`BID_LOGIT_SCALE`] × value, so the exported graph, and every front end
-//! that runs it, bids by them.
+//! [`Policy`](crate::model::Policy) that has them they steer the policy head at
+//! contract decisions, inside the network: there the logits are the policy
+//! head's plus [`BID_LOGIT_SCALE`] × value (the policy tilted by exp(scale ×
+//! value), the step that gains most value for its divergence from the
+//! policy), so the exported graph, and every front end that runs it, bids by
+//! them. The policy head's prior keeps the choices the fits have no records
+//! of (which a fit values at whatever it extrapolates) as unlikely as the
+//! policy made them.
 
 use crate::mlp::{hidden_layers, relu_stack};
 use burn::module::Param;
@@ -16,7 +20,7 @@ use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 
 /// Logits per mark of value at a contract decision: a choice worth a quarter
-/// mark more is e times as likely where the policy samples.
+/// mark more is e times as likely, relative to the policy head, where the policy samples.
 pub const BID_LOGIT_SCALE: f32 = 4.0;
 
 /// Hidden layers of each of the two networks.
@@ -118,13 +122,13 @@ impl BidValues {
         (self.phase_start, self.phase_len)
     }
 
-    /// `logits` with the rows of contract decisions replaced by
-    /// [`BID_LOGIT_SCALE`] × value (as `l·(1 - g) + s·v·g`, exact for g in {0, 1}).
+    /// `logits` plus, in the rows of contract decisions, [`BID_LOGIT_SCALE`]
+    /// × value (as `l + s·v·g`: exactly `l` where g is 0).
     ///
     /// `obs`: [batch, obs_len], `logits`: [batch, num_actions] → [batch, num_actions].
-    pub fn override_logits(&self, obs: Tensor<2>, logits: Tensor<2>) -> Tensor<2> {
+    pub fn steer_logits(&self, obs: Tensor<2>, logits: Tensor<2>) -> Tensor<2> {
         let gate = self.gate(obs.clone());
         let values = self.forward(obs) * BID_LOGIT_SCALE;
-        logits * (gate.clone().neg() + 1.0) + values * gate
+        logits + values * gate
     }
 }

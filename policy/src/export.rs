@@ -335,8 +335,8 @@ fn bid_values_doc<G: Game>(game: &G, cfg: &ModelConfig, present: bool) -> Value 
             "logit_scale": BID_LOGIT_SCALE,
             "doc": format!(
                 "while one of the observation's {} columns from {} is 1 (a bid or trump to choose), the logits are \
-                 {BID_LOGIT_SCALE} times each choice's value in marks per hand (the lower of two fits on halves of the \
-                 training hands), not the policy head's; the graph computes this itself",
+                 the policy head's plus {BID_LOGIT_SCALE} times each choice's value in marks per hand (the lower of \
+                 two fits on halves of the training hands); the graph computes this itself",
                 contract.phase_columns.1, contract.phase_columns.0
             ),
         }),

@@ -71,7 +71,7 @@ impl Actor {
         (logits, values)
     }
 
-    /// On the sparse path, the bid values' logits in the rows of contract
+    /// On the sparse path, the bid values' steer in the rows of contract
     /// decisions (what [`Policy::forward`] computes in the network, here for
     /// those rows alone).
     fn put_bid_values(&self, obs: &SparseRows, logits: &mut [f32]) {
@@ -94,7 +94,7 @@ impl Actor {
         for (k, &(r, gate)) in gates.iter().enumerate() {
             let (row, v) = (&mut logits[r * na..(r + 1) * na], &values[k * na..(k + 1) * na]);
             for (l, v) in row.iter_mut().zip(v) {
-                *l = *l * (1.0 - gate) + (v * BID_LOGIT_SCALE) * gate;
+                *l += (v * BID_LOGIT_SCALE) * gate;
             }
         }
     }

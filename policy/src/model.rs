@@ -1,7 +1,7 @@
 //! The network. [`Policy`]: an MLP trunk over the observation vector, a policy
 //! head (logits over the dense action space, masked to the legal actions before
 //! the softmax) and a value head; where it has them, bid values
-//! ([`crate::bid_values`]) stand in for the policy head at contract decisions.
+//! ([`crate::bid_values`]) steer the policy head at contract decisions.
 //! ([`hidden_layers`] and [`relu_stack`] also build the trainer's oracle critic.)
 
 use crate::bid_values::BidValues;
@@ -52,15 +52,15 @@ impl PolicyConfig {
 }
 
 impl Policy {
-    /// Raw logits and values; at contract decisions the bid values' logits
-    /// where the network has bid values.
+    /// Raw logits and values; at contract decisions steered by the bid values
+    /// where the network has them.
     ///
     /// `obs`: [batch, obs_len] → (`logits` [batch, num_actions], `value` [batch, 1]).
     pub fn forward(&self, obs: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
         let x = relu_stack(&self.trunk, obs.clone());
         let logits = self.policy.forward(x.clone());
         let logits = match &self.bids {
-            Some(bids) => bids.override_logits(obs, logits),
+            Some(bids) => bids.steer_logits(obs, logits),
             None => logits,
         };
         (logits, self.value.forward(x))

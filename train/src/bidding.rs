@@ -6,9 +6,10 @@
 //! the hand ends, the hand's reward to the deciding seat ([`BidLog`]). Every
 //! `round_hands` hands the run fits the bid values ([`fit`]) to what was
 //! logged in the last `keep_rounds` rounds, each round's records weighted
-//! `recent_weight` per round of age; from then on the policy's contract
-//! decisions are the bid values' (bones-policy's `bid_values`) and PPO trains
-//! the play alone, so that play adapts to the contracts it is given.
+//! `recent_weight` per round of age; from then on the bid values steer the
+//! policy's contract decisions (bones-policy's `bid_values`: the policy head's
+//! logits plus 4 × value) and PPO trains the play alone, so that play adapts
+//! to the contracts it is given.
 //!
 //! The winner's curse (a bid chosen because its estimate is high is
 //! over-estimated) is guarded against by two fits on disjoint halves of the

@@ -353,8 +353,8 @@ impl<G: Game> Collector<G> {
         self.profile.since(Phase::RolloutForward, forward_start);
         let teacher = if record { self.teach(rows)? } else { Vec::new() };
         let envs = &self.envs;
-        // With bid values the network's contract decisions are theirs, not the
-        // policy head's: PPO does not learn from them.
+        // With bid values the network's contract decisions are steered by
+        // them, not the policy head's alone: PPO does not learn from them.
         let bids_decide = net.model().bid_values().is_some();
         for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
             actions[env] = d.action;

@@ -1,5 +1,5 @@
 //! Bid rounds (config `[bidding]`): a run fits bid values round after round,
-//! deterministically for its seed; from the first fit they make the network's
+//! deterministically for its seed; from the first fit they steer the network's
 //! contract decisions, in burn and in the exported ONNX graph alike; bad
 //! settings are refused in one line. (Exact resume of a run with bid rounds
 //! is in `resume.rs`.)
@@ -58,7 +58,7 @@ fn observations(game: &Texas42) -> (Vec<f32>, Vec<f32>) {
 }
 
 #[test]
-fn bid_rounds_fit_bid_values_that_make_the_contract_decisions_in_burn_and_in_onnx() {
+fn bid_rounds_fit_bid_values_that_steer_the_contract_decisions_in_burn_and_in_onnx() {
     let cfg = bidding_config();
     let game = Texas42::new(Texas42Rules::STANDARD);
     let (out, again) = (tmp("run"), tmp("again"));
@@ -98,10 +98,14 @@ fn bid_rounds_fit_bid_values_that_make_the_contract_decisions_in_burn_and_in_onn
     let (sparse, _) = actor.forward(&SparseRows::from_dense(&contract, ol));
     let (dense, _) = model.forward(tensor(&contract));
     let dense: Vec<f32> = dense.into_data().try_to_vec().unwrap();
-    for ((s, d), v) in sparse.iter().zip(&dense).zip(&values) {
-        assert_eq!((*s, *d), (v * BID_LOGIT_SCALE, v * BID_LOGIT_SCALE));
+    let policy_head = model.clone().split_bid_values().0;
+    let (prior, _) = policy_head.forward(tensor(&contract));
+    let prior: Vec<f32> = prior.into_data().try_to_vec().unwrap();
+    for (((s, d), v), p) in sparse.iter().zip(&dense).zip(&values).zip(&prior) {
+        let want = p + v * BID_LOGIT_SCALE;
+        assert!((s - want).abs() <= 1e-4 && (d - want).abs() <= 1e-4, "sparse {s}, dense {d}, head + values {want}");
     }
-    let (head, _) = model.clone().split_bid_values().0.forward(tensor(&play));
+    let (head, _) = policy_head.forward(tensor(&play));
     let head: Vec<f32> = head.into_data().try_to_vec().unwrap();
     let (sparse_play, _) = actor.forward(&SparseRows::from_dense(&play, ol));
     for (a, b) in sparse_play.iter().zip(&head) {
