@@ -17,6 +17,7 @@
 //! round ([`Calibration`]) is out of sample: each declaration's make-rate is
 //! predicted by the fit that did not see its hand.
 
+use crate::checkpoint::{write_atomic, CheckpointError};
 use crate::config::BiddingSection;
 use bones_policy::bid_values::BidValues;
 use bones_policy::sparse::SparseRows;
@@ -27,6 +28,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// Contract decisions and how their hands came out for the deciding seat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -245,6 +247,18 @@ impl Calibration {
         }
         out
     }
+}
+
+/// Writes round `round`'s calibration rows into `path` (`bidding.csv`) after
+/// the rows of the rounds before it: a resumed run writes its rounds again,
+/// and rows of this round or later (from the session that stopped) give way.
+pub(crate) fn write_calibration(path: &Path, round: u32, calibration: &Calibration) -> Result<(), CheckpointError> {
+    let earlier = |line: &&str| line.split(',').next().and_then(|r| r.parse::<u32>().ok()).is_none_or(|r| r < round);
+    let kept: String = match std::fs::read_to_string(path) {
+        Ok(text) => text.lines().filter(earlier).map(|l| format!("{l}\n")).collect(),
+        Err(_) => "round,bin,declarations,predicted,made\n".to_string(),
+    };
+    write_atomic(path, (kept + &calibration.csv_rows(round)).as_bytes())
 }
 
 /// Fits `bids` (on the autodiff `device`) to `data`: fit `h` on the records of

@@ -15,7 +15,7 @@
 //! threads (`worker`), overlapping the updates.
 
 use crate::bidding::{self, BidData, BidLog};
-use crate::checkpoint::{self, critic_config, policy_config, write_atomic, Contents, Resume, RunState, BEST_EVAL};
+use crate::checkpoint::{self, critic_config, policy_config, Contents, Resume, RunState, BEST_EVAL};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
@@ -474,7 +474,7 @@ impl<G: Game> Run<G> {
             learner = self.bid_round(learner)?;
         }
         let checkpoint_start = Instant::now();
-        self.checkpoint(&learner, best || round_done, games)?;
+        self.checkpoint(&learner, best, round_done, games)?;
         self.profile.since(Phase::Checkpoint, checkpoint_start);
         progress.update(&self.state, speed.hands_per_s, speed.decisions_per_s);
         Ok(learner)
@@ -613,19 +613,7 @@ impl<G: Game> Run<G> {
         self.log.scalar("bidding/fit_loss", report.loss, step);
         self.log.scalar("bidding/calibration_error", report.calibration.error() as f32, step);
         let out = self.ck_root.parent().expect("checkpoints are in the run folder").to_path_buf();
-        let csv = out.join("bidding.csv");
-        // A resumed run writes its rounds again: rows of this round or later
-        // (from the session that stopped) give way.
-        let kept = match std::fs::read_to_string(&csv) {
-            Ok(t) => t
-                .lines()
-                .filter(|l| l.split(',').next().and_then(|r| r.parse::<u32>().ok()).is_none_or(|r| r < self.bid_round))
-                .map(|l| format!("{l}\n"))
-                .collect(),
-            Err(_) => "round,bin,declarations,predicted,made\n".to_string(),
-        };
-        let text = kept + &report.calibration.csv_rows(self.bid_round);
-        write_atomic(&csv, text.as_bytes())?;
+        bidding::write_calibration(&out.join("bidding.csv"), self.bid_round, &report.calibration)?;
         let Learner { model, critic, optim } = &learner;
         let contents = Contents {
             model,
@@ -639,16 +627,17 @@ impl<G: Game> Run<G> {
         Ok(learner)
     }
 
-    /// Every `checkpoint_every` updates, after the last, and at every new best
-    /// evaluation, saves a checkpoint.
+    /// Every `checkpoint_every` updates, after the last, at every new best
+    /// evaluation and after a bid round (`round_done`), saves a checkpoint.
     fn checkpoint(
         &mut self,
         learner: &Learner,
         best: bool,
+        round_done: bool,
         games: Option<(&VecEnv<G>, Option<&BidLog>)>,
     ) -> Result<(), TrainError> {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
-        if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best {
+        if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best || round_done {
             self.saved_games = games.map(|(g, _)| vec![g.save()]).unwrap_or_default();
             self.saved_bid_log = games.and_then(|(_, log)| log.cloned());
             self.last_checkpoint = Some(self.save(learner, best)?);
