@@ -79,6 +79,12 @@ struct Pending {
     mixed: bool,
 }
 
+impl Pending {
+    fn new(obs_len: usize) -> Pending {
+        Pending { obs: SparseRows::new(obs_len), choices: vec![], rewards: [0.0; 4], mixed: false }
+    }
+}
+
 /// The collector's log of contract decisions, kept across rollouts (a hand
 /// may span two) and saved in checkpoints with the games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,8 +98,7 @@ pub(crate) struct BidLog {
 
 impl BidLog {
     pub fn new(games: usize, obs_len: usize) -> BidLog {
-        let pending = Pending { obs: SparseRows::new(obs_len), choices: vec![], rewards: [0.0; 4], mixed: false };
-        BidLog { pending: vec![pending; games], finished: BidRecords::new(obs_len), hands: 0 }
+        BidLog { pending: vec![Pending::new(obs_len); games], finished: BidRecords::new(obs_len), hands: 0 }
     }
 
     pub fn games(&self) -> usize {
@@ -121,10 +126,7 @@ impl BidLog {
         if !done {
             return;
         }
-        let p = std::mem::replace(
-            p,
-            Pending { obs: SparseRows::new(p.obs.width()), choices: vec![], rewards: [0.0; 4], mixed: false },
-        );
+        let p = std::mem::replace(p, Pending::new(p.obs.width()));
         if p.mixed || p.choices.is_empty() {
             return;
         }
@@ -320,8 +322,9 @@ pub(crate) fn fit(
                 });
             }
             let Some(loss) = loss else { continue };
-            let loss = loss / batch.iter().map(|r| r.2).sum::<f32>().max(1e-6);
-            loss_sum += loss.clone().into_scalar::<f32>() as f64 * batch.iter().map(|r| r.2 as f64).sum::<f64>();
+            let batch_weight = batch.iter().map(|r| r.2).sum::<f32>().max(1e-6);
+            let loss = loss / batch_weight;
+            loss_sum += loss.clone().into_scalar::<f32>() as f64 * batch_weight as f64;
             let grads = GradientsParams::from_grads(loss.backward(), &bids);
             bids = optim.step(cfg.fit_learning_rate, bids, grads);
         }

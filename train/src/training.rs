@@ -371,9 +371,11 @@ impl<G: Game> Run<G> {
         let (dims, cfg) = (self.dims, &self.cfg);
         let (net, bids) = model.valid().split_bid_values();
         let net = self.inference(net, |d| policy_config(cfg, dims.obs, dims.actions).init(d));
+        // The bid values' shape is read from the config only where they cross devices.
         let bids = bids.map(|b| {
-            let shape = cfg.model.bid_values().expect("a network with bid values has their shape in its config");
-            self.inference(b, |d| shape.init(d))
+            self.inference(b, |d| {
+                cfg.model.bid_values().expect("a network with bid values has their shape in its config").init(d)
+            })
         });
         Actor::with_sparse_input(net.with_bid_values(bids), &self.device, self.cfg.run.sparse_input)
     }
