@@ -42,6 +42,7 @@ pub mod pimc;
 pub mod policy;
 pub mod random;
 pub mod rating;
+pub mod replies;
 pub mod report;
 pub mod resample;
 pub mod review;
