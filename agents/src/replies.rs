@@ -29,8 +29,9 @@ use crate::solver::{remaining_points, Solver};
 /// them: the worlds in which the mover's side wins the contract fight (counted
 /// only when `by_contract`), then the points it holds at the end of the hand
 /// summed over the worlds (negated under Nel-O; solved only when the contract
-/// leaves a tie at the top, as `pimc` solves them), with the rest of the trick played by the policy
-/// (`obs_len` floats an observation) from each replying seat's view.
+/// leaves a tie at the top, as `pimc` solves them), with the rest of the trick
+/// played by the policy (`obs_len` floats an observation) from each replying
+/// seat's view.
 pub fn score_plays(
     v: &Texas42View,
     worlds: &[Hand],
@@ -52,20 +53,18 @@ pub fn score_plays(
     }
     reply(v, &mut ends, policy, obs_len);
     let side = team(v.seat);
-    let won: Vec<bool> = ends.iter().map(|h| by_contract && wins_contract(h, side, solver)).collect();
-    let wins: Vec<u32> = (0..legal.len()).map(|k| won[k * n..(k + 1) * n].iter().map(|&w| w as u32).sum()).collect();
+    let by_play = || ends.chunks(n.max(1));
+    let wins: Vec<u32> =
+        by_play().map(|c| c.iter().filter(|h| by_contract && wins_contract(h, side, solver)).count() as u32).collect();
     // Points break ties of the contract fight (every play's, as `pimc` solves them).
     let best = wins.iter().copied().max().unwrap_or(0);
     let solve_points = !by_contract || wins.iter().filter(|&&w| w == best).count() > 1;
     let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };
-    let scores = legal.iter().enumerate().map(|(k, &a)| {
-        let points: i64 = if solve_points {
-            ends[k * n..(k + 1) * n].iter().map(|h| sign * side_points(h, side, solver) as i64).sum()
-        } else {
-            0
-        };
-        (a, wins[k], points)
+    let points = by_play().map(|c| match solve_points {
+        true => c.iter().map(|h| sign * side_points(h, side, solver) as i64).sum(),
+        false => 0,
     });
+    let scores = legal.iter().zip(wins.iter().zip(points)).map(|(&a, (&w, p))| (a, w, p));
     ranked(scores)
 }
 
