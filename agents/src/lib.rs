@@ -42,7 +42,6 @@ pub mod pimc;
 pub mod policy;
 pub mod random;
 pub mod rating;
-pub mod replies;
 pub mod report;
 pub mod resample;
 pub mod review;

@@ -32,10 +32,7 @@
 //!   first `N` tricks; the later plays are the policy's most probable. With
 //!   `retie=N`, a play whose contract fight is a near tie at the top (see
 //!   [`near_tie_margin`]) is scored again over `worlds` more fresh worlds, up
-//!   to `N` times, before points break the tie. With `level1=N`, in the
-//!   first `N` tricks the other seats' plays in the rest of the trick are the
-//!   policy's from their own views in each world, not the open-hand solver's
-//!   ([`crate::replies`]).
+//!   to `N` times, before points break the tie.
 //!
 //! # Continuations
 //! How a candidate (a declaration or a play) is valued in one world:
@@ -184,32 +181,19 @@ impl SearchAgent {
         let scores = if self.infoset_decides(&worlds) {
             ranked(crate::infoset::score_plays(&worlds, by_contract, self.pimc.solver()).into_iter())
         } else {
-            let mut scores = self.score_plays(v, &worlds, by_contract);
+            let mut scores = self.pimc.score_plays(v, &worlds);
             for _ in 0..self.options.retie.unwrap_or(0) {
                 if !by_contract || !near_tie(&scores, worlds.len()) {
                     break;
                 }
                 // The solver's table keeps the worlds already solved.
                 worlds.extend(self.worlds(v, rng));
-                scores = self.score_plays(v, &worlds, by_contract);
+                scores = self.pimc.score_plays(v, &worlds);
             }
             scores
         };
         let values = self.pimc.play_values(v, &scores, worlds.len());
         Explained { action: scores[0].0, values: Some(values) }
-    }
-
-    /// The plays of `v` scored over `worlds` before the information-set
-    /// search takes over: with the other seats' replies in the trick from
-    /// their own views in the first `level1` tricks ([`crate::replies`]),
-    /// open-handed after them.
-    fn score_plays(&mut self, v: &Texas42View, worlds: &[Hand], by_contract: bool) -> Vec<(Action, u32, i64)> {
-        if self.options.level1.is_some_and(|n| v.trick < n) {
-            let solver = self.pimc.solver();
-            crate::replies::score_plays(v, worlds, by_contract, self.policy.as_mut(), self.obs_len, solver)
-        } else {
-            self.pimc.score_plays(v, worlds)
-        }
     }
 
     /// The policy's most probable legal action (ties to the lowest id).

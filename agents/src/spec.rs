@@ -102,11 +102,6 @@ pub struct SearchOptions {
     /// decision draws `worlds` more worlds and is scored over all of them,
     /// before points break what is still tied.
     pub retie: Option<u8>,
-    /// The tricks, counted from the first, in which the other seats' plays
-    /// after a candidate in the trick in progress are the policy's from their
-    /// own views in each world, not the open-hand solver's (`level1=N`, 1 to
-    /// 6; `None`: none; see [`crate::replies`]).
-    pub level1: Option<u8>,
     /// The policy (`model=PATH`; `None`: the shipped model).
     pub model: Option<PathBuf>,
     /// Least probability an observed action contributes to a world's weight.
@@ -186,7 +181,6 @@ impl Default for SearchOptions {
             continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
             tricks: None,
             retie: None,
-            level1: None,
             model: None,
             floor: 0.02,
             candidate_ratio: 0.25,
@@ -223,7 +217,6 @@ impl SearchOptions {
             continuation,
             tricks: r.whole("tricks").map(|n| n as u8),
             retie: r.whole("retie").map(|n| n as u8),
-            level1: r.whole("level1").map(|n| n as u8),
             model: r.rest("model").map(PathBuf::from),
             ..d
         })
@@ -244,9 +237,6 @@ impl fmt::Display for SearchOptions {
         }
         if let Some(n) = self.retie {
             write!(f, ":retie={n}")?;
-        }
-        if let Some(n) = self.level1 {
-            write!(f, ":level1={n}")?;
         }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;

@@ -129,7 +129,6 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:tricks=0",
         "search:tricks=6:bidding=pimc",
         "search:retie=2:tricks=3",
-        "search:level1=2:retie=1",
         &full.to_string(),
     ] {
         let once = spec(s);
@@ -164,9 +163,6 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:retie=0",
         "search:tricks=-1",
         "search:retie=5",
-        "search:level1=0",
-        "search:level1=7",
-        "search:level1=two",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -225,7 +221,6 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
             _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
         },
         retie: i.is_multiple_of(3).then_some(2),
-        level1: (i % 4 == 1).then_some(1 + (i % 3) as u8),
         ..SearchOptions::default()
     };
     let play = |seed: u64| -> Vec<Action> {
@@ -297,75 +292,6 @@ fn a_near_tie_in_the_contract_fight_draws_fresh_worlds_before_points_break_it() 
     }
     assert!(seen.keys().all(|w| [8, 16, 24].contains(w)), "{seen:?}");
     assert!(seen.contains_key(&8) && seen.len() > 1, "no near tie drew fresh worlds, or every one did: {seen:?}");
-}
-
-/// The end of `world` after `a`, the rest of the trick played by the highest
-/// legal play of each seat (the steep [`Slope`] policy's choice from its own
-/// view), and early end off.
-fn trick_played_out_by_highest(world: &Hand, a: Action) -> Hand {
-    let mut h = *world;
-    h.rules.early_end = false;
-    let trick = h.trick;
-    h.apply(a).unwrap();
-    while !h.is_done() && h.trick == trick {
-        let highest = h.legal_mask().iter().last().unwrap();
-        h.apply(highest).unwrap();
-    }
-    h
-}
-
-#[test]
-fn level1_values_a_play_after_the_replies_the_policy_makes_from_each_seats_own_view() {
-    // A play's worlds won are those in which the searcher's side wins the
-    // contract fight once the rest of the trick is played by the policy (the
-    // steep slope: each replying seat's highest legal play) and the rest of
-    // the hand by the solver; plays tied on the contract are ranked by points.
-    let g = game();
-    let mut policy = Slope { slope: 10.0, num_actions: g.num_actions() };
-    let mut solver = bones_agents::Solver::new();
-    let mut pimc = bones_agents::pimc::PimcAgent::new(6);
-    let mut rng = AgentRng::seed_from_u64(47);
-    let (mut leads, mut lasts) = (0, 0);
-    let positions = seat0_positions(12).into_iter().filter(|(_, v)| v.phase == Phase::Playing && v.legal.len() > 1);
-    for (_, v) in positions.filter(|(_, v)| v.trick < 4) {
-        let worlds = bones_agents::pimc::WorldSampler::new(&v).worlds(&v, 6, &mut rng);
-        let by_contract = pimc.contract_decides(&v);
-        let scores =
-            bones_agents::replies::score_plays(&v, &worlds, by_contract, &mut policy, g.obs_len(), &mut solver);
-        assert_eq!(scores.len(), v.legal.len());
-        let side = (v.seat % 2) as usize;
-        for &(a, won, _) in &scores {
-            let expected = worlds
-                .iter()
-                .map(|w| trick_played_out_by_highest(w, a))
-                .filter(|h| {
-                    let bidders = (h.bidder % 2) as usize == side;
-                    by_contract
-                        && match h.outcome {
-                            Some(bones_env::texas42::Outcome::Settled { made }) => made == bidders,
-                            Some(_) => false,
-                            None => solver.contract(h) == bidders,
-                        }
-                })
-                .count();
-            assert_eq!(won as usize, expected, "play {a} at trick {}", v.trick);
-        }
-        let played = v.current_trick().map_or(0, |t| t.played().len());
-        if played == 0 {
-            leads += 1;
-        }
-        if played + 1 == v.trick_size() {
-            // Playing last, there are no replies to model: the ranking is
-            // the open-hand one, points offset by what the side already holds.
-            lasts += 1;
-            let open = pimc.score_plays(&v, &worlds);
-            let ranks = |s: &[(Action, u32, i64)]| -> Vec<(Action, u32, i64)> {
-                s.iter().map(|&(a, w, p)| (a, w, p - s[0].2)).collect()
-            };
-            assert_eq!(ranks(&scores), ranks(&open), "trick {}", v.trick);
-        }
-    }
-    assert!(leads > 0 && lasts > 0, "leads {leads}, last plays {lasts}");
 }
 
 #[test]

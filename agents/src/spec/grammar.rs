@@ -231,13 +231,6 @@ pub const AGENTS: &[AgentGrammar] = &[
                         points break it",
             },
             OptionGrammar {
-                key: "level1",
-                value: whole("N", "a whole number of tricks", 1, 6),
-                default: "none",
-                about: "in the first N tricks, the other seats' plays after a candidate in the trick are the \
-                        policy's from their own views in each world, not the open-hand solver's",
-            },
-            OptionGrammar {
                 key: "model",
                 value: Value::Rest { shown: "PATH", what: "a path" },
                 default: "the shipped models/texas42",
