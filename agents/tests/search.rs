@@ -179,6 +179,7 @@ fn the_removed_search_options_are_refused_with_one_line_saying_so() {
         ("search:bidding=playout", "`bidding=playout`"),
         ("search:bidding=playout:caution=1", "`bidding=playout`"),
         ("search:caution=1.5", "`caution`"),
+        ("search:level1=2", "`level1`"),
         ("search:continuation=policy", "`continuation=policy`"),
         ("search:worlds=8:continuation=policy:exact=2", "`continuation=policy`"),
     ] {

@@ -167,7 +167,7 @@ fn the_grammar_texts_show_every_agent_and_option_and_nothing_removed() {
     );
     assert_eq!(grammar::syntax(grammar::agent("exec").unwrap()), "exec:[limit=SECONDS:]COMMAND");
     assert!(summary.contains("`highest` (Doubles only)") && summary.contains("(Texas 42 only)"), "{summary}");
-    for removed in ["caution", "playout", "continuation=policy"] {
+    for removed in ["caution", "playout", "continuation=policy", "level1"] {
         assert!(!summary.contains(removed) && !described.contains(removed), "{removed}");
     }
 }

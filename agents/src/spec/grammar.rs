@@ -238,7 +238,7 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
         ],
         tail: None,
-        removed: &["caution"],
+        removed: &["caution", "level1"],
     },
     AgentGrammar {
         name: "model",
