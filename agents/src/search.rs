@@ -32,10 +32,7 @@
 //!   most points).
 //! - **Play**: `pimc`'s objective over the weighted worlds (the contract first,
 //!   then points; [`PimcAgent::score_plays`]). With `tricks=N`, only in the
-//!   first `N` tricks; the later plays are the policy's most probable. With
-//!   `retie=N`, a play whose contract fight is a near tie at the top (see
-//!   [`near_tie_margin`]) is scored again over `worlds` more fresh worlds, up
-//!   to `N` times, before points break the tie.
+//!   first `N` tricks; the later plays are the policy's most probable.
 //!
 //! # Continuations
 //! How a candidate (a declaration or a play) is valued in one world:
@@ -179,21 +176,12 @@ impl SearchAgent {
     }
 
     fn play(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
-        let mut worlds = self.worlds(v, rng);
+        let worlds = self.worlds(v, rng);
         let by_contract = self.pimc.contract_decides(v);
         let scores = if self.infoset_decides(&worlds) {
             ranked(crate::infoset::score_plays(&worlds, by_contract, self.pimc.solver()).into_iter())
         } else {
-            let mut scores = self.pimc.score_plays(v, &worlds);
-            for _ in 0..self.options.retie.unwrap_or(0) {
-                if !by_contract || !near_tie(&scores, worlds.len()) {
-                    break;
-                }
-                // The solver's table keeps the worlds already solved.
-                worlds.extend(self.worlds(v, rng));
-                scores = self.pimc.score_plays(v, &worlds);
-            }
-            scores
+            self.pimc.score_plays(v, &worlds)
         };
         let values = self.pimc.play_values(v, &scores, worlds.len());
         Explained { action: scores[0].0, values: Some(values) }
@@ -211,24 +199,6 @@ impl SearchAgent {
         let Continuation::Infoset { exact } = self.options.continuation else { return false };
         worlds.first().is_some_and(|w| 7 - w.trick <= exact)
     }
-}
-
-/// How many fewer worlds (out of `worlds`) a play may win its contract fight
-/// in than the best and still be a near tie under `retie=N`: the standard
-/// deviation of a count of wins over `worlds` worlds at its largest (a fight
-/// won half the time), `sqrt(worlds) / 2`, at least 1.
-pub fn near_tie_margin(worlds: usize) -> u32 {
-    ((worlds as f64).sqrt() / 2.0).round().max(1.0) as u32
-}
-
-/// Whether ranked contract scores over `worlds` worlds hold a near tie at the
-/// top: a second play within [`near_tie_margin`] of the best, unless the two
-/// tie exactly on a fight won or lost in every world (more worlds cannot
-/// separate those; points do).
-fn near_tie(scores: &[(Action, u32, i64)], worlds: usize) -> bool {
-    let (Some(best), Some(second)) = (scores.first(), scores.get(1)) else { return false };
-    let settled = best.1 == second.1 && (best.1 == 0 || best.1 as usize == worlds);
-    best.1 - second.1 <= near_tie_margin(worlds) && !settled
 }
 
 /// Systematic resampling: `n` worlds drawn from `pool` in proportion to

@@ -95,13 +95,6 @@ pub struct SearchOptions {
     /// declaration to the search: how a hand's phases split the gain of search
     /// over its policy is measured with it.
     pub tricks: Option<u8>,
-    /// Rounds of fresh worlds for a play whose contract fight is a near tie
-    /// (`retie=N`, 1 to 4; `None`: none): while another play wins the contract in at
-    /// most [`crate::search::near_tie_margin`] fewer worlds than the best
-    /// (exact ties of plays that win or lose in every world excepted), the
-    /// decision draws `worlds` more worlds and is scored over all of them,
-    /// before points break what is still tied.
-    pub retie: Option<u8>,
     /// The policy (`model=PATH`; `None`: the shipped model).
     pub model: Option<PathBuf>,
     /// Least probability an observed action contributes to a world's weight.
@@ -180,7 +173,6 @@ impl Default for SearchOptions {
             weighted: true,
             continuation: Continuation::Infoset { exact: DEFAULT_INFOSET_TRICKS },
             tricks: None,
-            retie: None,
             model: None,
             floor: 0.02,
             candidate_ratio: 0.25,
@@ -216,7 +208,6 @@ impl SearchOptions {
             weighted: r.word("weighted").map_or(d.weighted, |w| w == "on"),
             continuation,
             tricks: r.whole("tricks").map(|n| n as u8),
-            retie: r.whole("retie").map(|n| n as u8),
             model: r.rest("model").map(PathBuf::from),
             ..d
         })
@@ -234,9 +225,6 @@ impl fmt::Display for SearchOptions {
         }
         if let Some(n) = self.tricks {
             write!(f, ":tricks={n}")?;
-        }
-        if let Some(n) = self.retie {
-            write!(f, ":retie={n}")?;
         }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;

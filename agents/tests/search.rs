@@ -10,7 +10,6 @@
 //! ```
 
 use bones_agents::pimc::{public_actions, replay, Constraints};
-use bones_agents::search::near_tie_margin;
 use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_INFOSET_TRICKS, DEFAULT_SEARCH_WORLDS};
 use bones_agents::{
     legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Continuation, Policy, PolicyLoader, SearchAgent, SpecError,
@@ -128,7 +127,6 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=solver:worlds=16",
         "search:tricks=0",
         "search:tricks=6:bidding=pimc",
-        "search:retie=2:tricks=3",
         &full.to_string(),
     ] {
         let once = spec(s);
@@ -160,9 +158,7 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=Infoset",
         "search:continuation=solver:exact=2",
         "search:tricks=7",
-        "search:retie=0",
         "search:tricks=-1",
-        "search:retie=5",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -180,6 +176,7 @@ fn the_removed_search_options_are_refused_with_one_line_saying_so() {
         ("search:bidding=playout:caution=1", "`bidding=playout`"),
         ("search:caution=1.5", "`caution`"),
         ("search:level1=2", "`level1`"),
+        ("search:retie=2", "`retie`"),
         ("search:continuation=policy", "`continuation=policy`"),
         ("search:worlds=8:continuation=policy:exact=2", "`continuation=policy`"),
     ] {
@@ -221,7 +218,6 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
             0..=5 => Continuation::Solver,
             _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
         },
-        retie: i.is_multiple_of(3).then_some(2),
         ..SearchOptions::default()
     };
     let play = |seed: u64| -> Vec<Action> {
@@ -272,27 +268,6 @@ fn after_its_first_n_tricks_search_plays_the_policys_most_probable_play() {
         }
     }
     assert!(differs > 0, "the first tricks were never the search's own");
-}
-
-#[test]
-fn a_near_tie_in_the_contract_fight_draws_fresh_worlds_before_points_break_it() {
-    assert_eq!((near_tie_margin(1), near_tie_margin(8), near_tie_margin(128)), (1, 1, 6));
-    // With `retie=2` and 8 worlds, a play is scored over 8 worlds, or over 16
-    // or 24 when the fight was a near tie; the explanation says over how many.
-    let mut a = agent(0.3, SearchOptions { worlds: 8, retie: Some(2), ..SearchOptions::default() });
-    let mut plain = agent(0.3, SearchOptions { worlds: 8, ..SearchOptions::default() });
-    let mut rng = AgentRng::seed_from_u64(5);
-    let mut seen = std::collections::BTreeMap::new();
-    let solver_phase = |v: &Texas42View| v.phase == Phase::Playing && v.legal.len() > 1 && v.trick < 4;
-    for (_, v) in seat0_positions(20).into_iter().filter(|(_, v)| solver_phase(v)) {
-        let unit = |e: bones_agents::Explained| e.values.expect("a play with a choice is explained").unit;
-        let over = unit(a.explain(&v, &mut rng));
-        let worlds: usize = over.split(' ').nth(2).and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{over}"));
-        *seen.entry(worlds).or_insert(0) += 1;
-        assert!(unit(plain.explain(&v, &mut rng)).contains(" 8 sampled worlds"));
-    }
-    assert!(seen.keys().all(|w| [8, 16, 24].contains(w)), "{seen:?}");
-    assert!(seen.contains_key(&8) && seen.len() > 1, "no near tie drew fresh worlds, or every one did: {seen:?}");
 }
 
 #[test]

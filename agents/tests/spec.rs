@@ -163,11 +163,11 @@ fn the_grammar_texts_show_every_agent_and_option_and_nothing_removed() {
     assert_eq!(
         grammar::syntax(grammar::agent("search").unwrap()),
         "search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:continuation=solver|infoset][:exact=K]\
-         [:tricks=N][:retie=N][:model=PATH]"
+         [:tricks=N][:model=PATH]"
     );
     assert_eq!(grammar::syntax(grammar::agent("exec").unwrap()), "exec:[limit=SECONDS:]COMMAND");
     assert!(summary.contains("`highest` (Doubles only)") && summary.contains("(Texas 42 only)"), "{summary}");
-    for removed in ["caution", "playout", "continuation=policy", "level1"] {
+    for removed in ["caution", "playout", "continuation=policy", "level1", "retie"] {
         assert!(!summary.contains(removed) && !described.contains(removed), "{removed}");
     }
 }

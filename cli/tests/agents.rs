@@ -13,7 +13,7 @@ fn bones_agents_lists_every_agent_with_its_options_and_nothing_removed() {
         "highest (Doubles only)",
         "pimc[:worlds=N]",
         "search[:worlds=N][:pool=N][:bidding=policy|pimc][:weighted=on|off][:continuation=solver|infoset][:exact=K]\
-         [:tricks=N][:retie=N][:model=PATH] (Texas 42 only)",
+         [:tricks=N][:model=PATH] (Texas 42 only)",
         "model:PATH",
         "onnx:[observation=V:]PATH",
         "exec:[limit=SECONDS:]COMMAND",

@@ -224,13 +224,6 @@ pub const AGENTS: &[AgentGrammar] = &[
                         the search only bids (`bidding=pimc`) and declares",
             },
             OptionGrammar {
-                key: "retie",
-                value: whole("N", "a whole number of rounds", 1, 4),
-                default: "none",
-                about: "rounds of `worlds` fresh worlds for a play whose contract fight is a near tie, before \
-                        points break it",
-            },
-            OptionGrammar {
                 key: "model",
                 value: Value::Rest { shown: "PATH", what: "a path" },
                 default: "the shipped models/texas42",
@@ -238,7 +231,7 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
         ],
         tail: None,
-        removed: &["caution", "level1"],
+        removed: &["caution", "level1", "retie"],
     },
     AgentGrammar {
         name: "model",
