@@ -26,7 +26,8 @@
 //!   one seat (for search agents written outside Bones).
 //! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
 //!   gauntlet on fixed deals) and its scorecard (`bones benchmark`);
-//!   [`rating`]: ladder ratings (a round robin, the fitted Elo and its intervals).
+//!   [`rating`]: ladder ratings (a round robin, the fitted Elo and its intervals);
+//!   [`timing`]: one agent's time per decision (`bones bench --agent`).
 
 #![warn(missing_docs)]
 
@@ -50,6 +51,7 @@ pub mod seat_request;
 pub mod solver;
 pub mod spec;
 pub mod table;
+pub mod timing;
 
 pub use agent::{ActionValues, Agent, AgentFailure, AgentRng, Explained, ViewOf};
 pub use arena::{

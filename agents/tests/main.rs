@@ -16,5 +16,6 @@ mod shards;
 mod solver;
 mod spec;
 mod table;
+mod timing;
 mod uniform;
 mod view_observation;

@@ -2,6 +2,7 @@
 //! binary, a module per front end.
 
 mod agents;
+mod bench;
 mod benchmark;
 mod bones_cmd;
 mod cli_usage;

@@ -1,9 +1,13 @@
-//! `bones bench`: engine speed on this machine.
+//! `bones bench`: engine speed on this machine, or with `--agent` one agent's
+//! time per decision.
 
 use super::args::{usage, GameArgs};
 use anyhow::Result;
+use bones_agents::timing::{time_decisions, DecisionTimes};
+use bones_agents::AgentSpec;
 use bones_env::bench::{random_play, vec_env_steps};
 use bones_env::{Game, GameVisitor};
+use bones_policy::agent::factory;
 use serde_json::json;
 
 #[derive(clap::Args, Debug)]
@@ -19,6 +23,16 @@ pub struct BenchArgs {
     /// Environments per thread in the VecEnv measurement.
     #[arg(long, default_value_t = 256)]
     pub envs_per_thread: usize,
+    /// Time this agent's decisions instead (a spec: `search`, `pimc:worlds=16`,
+    /// `model:PATH`, …): it plays every seat of `--hands` hands on one thread.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Hands (Doubles: rounds) played with `--agent`.
+    #[arg(long, default_value_t = 20)]
+    pub hands: u64,
+    /// Base seed of the hands played with `--agent` (dealt as `bones eval` deals them).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -27,6 +41,9 @@ pub struct BenchArgs {
 pub fn run(args: BenchArgs) -> Result<i32> {
     if !(args.seconds > 0.0 && args.seconds.is_finite()) {
         return Err(usage("--seconds must be a positive number").into());
+    }
+    if args.hands == 0 {
+        return Err(usage("--hands must be at least 1").into());
     }
     let threads = super::args::threads(args.threads)?;
     args.game.game()?.visit(Bench { args: &args, threads })
@@ -40,8 +57,51 @@ struct Bench<'a> {
 impl GameVisitor for Bench<'_> {
     type Output = Result<i32>;
     fn visit<G: Game>(self, game: G) -> Result<i32> {
-        bench(game, self.args, self.threads)
+        match &self.args.agent {
+            Some(spec) => bench_agent(game, spec, self.args),
+            None => bench(game, self.args, self.threads),
+        }
     }
+}
+
+/// `--agent`: the agent's time per decision on one thread.
+fn bench_agent<G: Game>(game: G, spec: &str, args: &BenchArgs) -> Result<i32> {
+    let spec: AgentSpec = spec.parse().map_err(usage)?;
+    let mut agent = factory().build(&spec, &game).map_err(usage)?;
+    if !args.json {
+        eprintln!("bones bench: {spec} in every seat of {} {} hands, one thread…", args.hands, game.name());
+    }
+    let t = time_decisions(&game, &mut agent, args.hands, args.seed)?;
+    let ms = |q: f64| t.quantile(q) / 1e3;
+    if args.json {
+        let v = json!({
+            "game": game.name(),
+            "agent": spec.to_string(),
+            "hands": t.hands,
+            "seed": args.seed,
+            "decisions": t.micros.len(),
+            "forced": t.forced,
+            "mean_ms": t.mean() / 1e3,
+            "median_ms": ms(0.5),
+            "p90_ms": ms(0.9),
+            "max_ms": ms(1.0),
+        });
+        println!("{v}");
+    } else {
+        print_times(&spec, &t, ms);
+    }
+    Ok(0)
+}
+
+fn print_times(spec: &AgentSpec, t: &DecisionTimes, ms: impl Fn(f64) -> f64) {
+    println!("agent                     {spec}");
+    println!(
+        "decisions with a choice   {:>12}  (and {} forced, not counted), {} hands",
+        t.micros.len(),
+        t.forced,
+        t.hands
+    );
+    println!("ms per decision, 1 thread mean {:.2}  median {:.2}  p90 {:.2}  max {:.2}", t.mean() / 1e3, ms(0.5), ms(0.9), ms(1.0));
 }
 
 fn bench<G: Game>(game: G, args: &BenchArgs, threads: usize) -> Result<i32> {
