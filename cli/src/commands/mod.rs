@@ -32,7 +32,7 @@ enum Command {
     Train(train::TrainArgs),
     /// Validate and annotate game records (JSON lines) from FILE or `-` (stdin).
     Replay(replay::ReplayArgs),
-    /// Measure engine speed: random play, encoded play, VecEnv steps.
+    /// Measure engine speed (random play, encoded play, VecEnv steps), or with --agent one agent's time per decision.
     Bench(bench::BenchArgs),
     /// Evaluate agent A against agent B on duplicate deals (or a ladder of agents).
     Eval(eval::EvalArgs),
