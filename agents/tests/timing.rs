@@ -1,9 +1,8 @@
 //! One agent's time per decision (`bones_agents::timing`, `bones bench --agent`).
 //! The times themselves are wall clock and never asserted; what is counted is.
 
-use bones_agents::agent::{Agent, AgentRng};
+use bones_agents::agent::{Agent, AgentRng, ViewOf};
 use bones_agents::arena::deal_seed;
-use bones_agents::agent::ViewOf;
 use bones_agents::timing::time_decisions;
 use bones_agents::{AgentFactory, AgentSpec};
 use bones_env::rules::DoublesRules;

@@ -7,7 +7,10 @@ fn bench_agent_counts_the_decisions_of_every_seat_and_prints_their_quantiles() {
     let (code, out, err) = bones(&["bench", "--agent", "heuristic", "--hands", "3", "--seed", "5", "--json"]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
-    assert_eq!((v["game"].as_str(), v["agent"].as_str(), v["hands"].as_u64()), (Some("texas42"), Some("heuristic"), Some(3)));
+    assert_eq!(
+        (v["game"].as_str(), v["agent"].as_str(), v["hands"].as_u64()),
+        (Some("texas42"), Some("heuristic"), Some(3))
+    );
     // Three hands of Texas 42: each 4 bids and a declaration, then up to 28 plays (a
     // decided hand ends early); some decisions forced.
     let all = v["decisions"].as_u64().unwrap() + v["forced"].as_u64().unwrap();
@@ -20,7 +23,7 @@ fn bench_agent_counts_the_decisions_of_every_seat_and_prints_their_quantiles() {
 }
 
 #[test]
-fn bench_agent_refuses_bad_usage_with_one_line_and_status_2() {
+fn bench_agent_refuses_bad_usage_with_status_2() {
     for (args, says) in [
         (&["bench", "--agent", "serch"][..], "unknown agent `serch` (did you mean `search`?"),
         (&["bench", "--agent", "search", "--game", "doubles"], "does not play doubles"),
@@ -29,5 +32,17 @@ fn bench_agent_refuses_bad_usage_with_one_line_and_status_2() {
         let (code, _, err) = bones(args);
         assert_eq!((code, err.lines().count()), (2, 1), "{args:?}: {err}");
         assert!(err.contains(says) && !err.contains("panicked"), "{args:?}: {err}");
+    }
+    // Flags of the other measurement, or of --agent without it: clap's usage error.
+    for (args, says) in [
+        (
+            &["bench", "--agent", "random", "--threads", "2"][..],
+            "'--agent <AGENT>' cannot be used with '--threads <THREADS>'",
+        ),
+        (&["bench", "--hands", "5"], "required arguments were not provided"),
+    ] {
+        let (code, _, err) = bones(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.lines().next().unwrap().contains(says), "{args:?}: {err}");
     }
 }

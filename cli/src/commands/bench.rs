@@ -15,23 +15,23 @@ pub struct BenchArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Seconds per measurement.
-    #[arg(long, default_value_t = 3.0)]
+    #[arg(long, default_value_t = 3.0, conflicts_with = "agent")]
     pub seconds: f64,
     /// Threads for the VecEnv measurement (default: all cores).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "agent")]
     pub threads: Option<usize>,
     /// Environments per thread in the VecEnv measurement.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, conflicts_with = "agent")]
     pub envs_per_thread: usize,
     /// Time this agent's decisions instead (a spec: `search`, `pimc:worlds=16`,
     /// `model:PATH`, …): it plays every seat of `--hands` hands on one thread.
     #[arg(long)]
     pub agent: Option<String>,
     /// Hands (Doubles: rounds) played with `--agent`.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, requires = "agent")]
     pub hands: u64,
     /// Base seed of the hands played with `--agent` (dealt as `bones eval` deals them).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, requires = "agent")]
     pub seed: u64,
     /// Print one JSON object instead of a table.
     #[arg(long)]
@@ -101,7 +101,13 @@ fn print_times(spec: &AgentSpec, t: &DecisionTimes, ms: impl Fn(f64) -> f64) {
         t.forced,
         t.hands
     );
-    println!("ms per decision, 1 thread mean {:.2}  median {:.2}  p90 {:.2}  max {:.2}", t.mean() / 1e3, ms(0.5), ms(0.9), ms(1.0));
+    println!(
+        "ms per decision, 1 thread mean {:.2}  median {:.2}  p90 {:.2}  max {:.2}",
+        t.mean() / 1e3,
+        ms(0.5),
+        ms(0.9),
+        ms(1.0)
+    );
 }
 
 fn bench<G: Game>(game: G, args: &BenchArgs, threads: usize) -> Result<i32> {
