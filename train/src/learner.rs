@@ -8,6 +8,7 @@ use crate::config::TrainConfig;
 use crate::critic::Critic;
 use crate::error::TrainError;
 use bones_policy::model::Policy;
+use burn::module::{ModuleVisitor, Param};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
 use std::path::Path;
@@ -26,27 +27,38 @@ pub(crate) struct Learner {
 /// (burn's source is one per process).
 static INIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// A network made by `blank` on `device` (its initial draws under [`INIT`],
-/// so they never fall between another run's seeding and its draws) with the
-/// parameters of `record`, a burnpack record of a network of its shape.
+/// `net` with every parameter drawn now. burn initialises a parameter lazily,
+/// at its first use: without this a seeded network's draws would come later,
+/// outside [`INIT`], from whatever another thread had seeded burn's source with
+/// meanwhile.
+fn drawn<M: burn::module::Module>(net: M) -> M {
+    struct Draw;
+    impl ModuleVisitor for Draw {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            param.val();
+        }
+    }
+    net.visit(&mut Draw);
+    net
+}
+
+/// A network made by `blank` on `device` with the parameters of `record`, a
+/// burnpack record of a network of its shape (the blank's lazy parameters are
+/// replaced, never drawn, so this takes nothing from burn's random source).
 pub(crate) fn load_record<M: burn::module::Module>(
     blank: impl FnOnce(&Device) -> M,
     device: &Device,
     record: &[u8],
 ) -> Result<M, burn::store::RecordError> {
-    let net = {
-        let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        blank(device)
-    };
-    checkpoint::from_record_bytes(net, record)
+    checkpoint::from_record_bytes(blank(device), record)
 }
 
 /// A network made by `blank` on `device` after seeding burn's random source
 /// with `seed` (under [`INIT`]).
-pub(crate) fn seeded_init<M>(device: &Device, seed: u64, blank: impl FnOnce(&Device) -> M) -> M {
+pub(crate) fn seeded_init<M: burn::module::Module>(device: &Device, seed: u64, blank: impl FnOnce(&Device) -> M) -> M {
     let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     device.seed(seed);
-    blank(device)
+    drawn(blank(device))
 }
 
 /// What a resumed run takes from its checkpoint besides the networks and
@@ -118,8 +130,8 @@ pub(crate) fn load_or_init(
     // a Python program's threads) each get their seed's weights.
     let seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     train_device.seed(cfg.run.seed);
-    let mut model: Policy = policy_config(cfg, ol, na).init(train_device);
-    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| critic_config(cfg, ol, orl).init(train_device));
+    let mut model: Policy = drawn(policy_config(cfg, ol, na).init(train_device));
+    let mut critic: Option<Critic> = cfg.oracle_critic().then(|| drawn(critic_config(cfg, ol, orl).init(train_device)));
     drop(seeded);
     let mut optim = adam();
     let mut state = RunState::default();
@@ -181,4 +193,46 @@ pub(crate) fn load_or_init(
         }
     }
     Ok((Learner { model, critic, optim }, state, resumed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::tensor::Distribution;
+
+    /// Whether every parameter of a module has its value.
+    struct AllDrawn(bool);
+    impl ModuleVisitor for AllDrawn {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            self.0 &= param.is_initialized();
+        }
+    }
+
+    #[test]
+    fn a_seeded_network_has_drawn_every_weight_before_the_lock_is_released() {
+        let device = Device::flex();
+        let net = seeded_init(&device, 7, |d| bones_policy::model::PolicyConfig::new(10, 5).with_hidden(8).init(d));
+        let mut all = AllDrawn(true);
+        net.visit(&mut all);
+        assert!(all.0, "a parameter is still lazy: its draw would fall outside the lock");
+        // So a draw after it (another run's, in another thread) changes nothing.
+        let before = checkpoint::record_bytes(net.clone());
+        let _ = Tensor::<1>::random([64], Distribution::Default, &device);
+        assert_eq!(checkpoint::record_bytes(net), before);
+    }
+
+    #[test]
+    fn loading_a_record_takes_nothing_from_the_random_source() {
+        let device = Device::flex();
+        let blank = |d: &Device| bones_policy::model::PolicyConfig::new(10, 5).with_hidden(8).init(d);
+        let record = checkpoint::record_bytes(seeded_init(&device, 7, blank));
+        let _seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let draw = || Tensor::<1>::random([4], Distribution::Default, &device).into_data().try_to_vec::<f32>().unwrap();
+        device.seed(3);
+        let plain = draw();
+        device.seed(3);
+        let loaded = load_record(blank, &device, &record).unwrap();
+        assert_eq!(draw(), plain);
+        assert_eq!(checkpoint::record_bytes(loaded), record);
+    }
 }
