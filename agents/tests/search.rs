@@ -228,7 +228,7 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
             0..=5 => Continuation::Solver,
             _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
         },
-        replies: (i % 3 == 0) as u32 * 2,
+        replies: if i.is_multiple_of(3) { 2 } else { 0 },
         reply_worlds: 2,
         ..SearchOptions::default()
     };
