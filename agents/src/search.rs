@@ -48,13 +48,6 @@
 //! Either way, a candidate's score is the worlds in which the mover's side wins
 //! the contract fight, then the points it takes.
 //!
-//! # Level-1 replies
-//! With `replies=K` (off by default), a play in the first trick is valued in
-//! `reply_worlds` worlds after the other seats' replies to it in that trick,
-//! each reply the replying seat's own `pimc` choice over `K` worlds sampled
-//! from its view, not the open-hand reply of a seat that sees every hand
-//! (`search::replies`); the open-hand solver values the rest.
-//!
 //! A decision with a single legal action returns it at once. The agent uses
 //! only the view, the policy and its random stream, so it is deterministic for
 //! a seed.
@@ -67,8 +60,6 @@ use crate::agent::{Agent, AgentRng, Explained};
 use crate::pimc::{declaration_values, public_actions, ranked, PimcAgent, WorldSampler};
 use crate::policy::{legal_prob, Policy};
 use crate::spec::{Bidding, Continuation, SearchOptions};
-
-mod replies;
 
 /// The policy-guided search agent (see the module docs).
 pub struct SearchAgent {
@@ -155,16 +146,11 @@ impl SearchAgent {
     /// The worlds a decision is solved in: `worlds` of them, drawn from the
     /// weighted pool (or uniformly with `weighted=off`).
     pub fn worlds(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<Hand> {
-        self.draw_worlds(v, self.options.worlds, rng)
-    }
-
-    /// `n` worlds drawn as [`SearchAgent::worlds`] draws them.
-    fn draw_worlds(&mut self, v: &Texas42View, n: u32, rng: &mut AgentRng) -> Vec<Hand> {
         if !self.options.weighted {
-            return WorldSampler::new(v).worlds(v, n, rng);
+            return WorldSampler::new(v).worlds(v, self.options.worlds, rng);
         }
         let pool = self.weighted_pool(v, rng);
-        resample(&pool, n as usize, rng)
+        resample(&pool, self.options.worlds as usize, rng)
     }
 
     fn declare(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
@@ -190,13 +176,9 @@ impl SearchAgent {
     }
 
     fn play(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Explained {
-        let level1 = self.options.replies > 0 && v.trick == 0;
-        let n = if level1 { self.options.reply_worlds } else { self.options.worlds };
-        let worlds = self.draw_worlds(v, n, rng);
+        let worlds = self.worlds(v, rng);
         let by_contract = self.pimc.contract_decides(v);
-        let scores = if level1 {
-            replies::score_plays(&mut self.pimc, v, &worlds, self.options.replies, rng)
-        } else if self.infoset_decides(&worlds) {
+        let scores = if self.infoset_decides(&worlds) {
             ranked(crate::infoset::score_plays(&worlds, by_contract, self.pimc.solver()).into_iter())
         } else {
             self.pimc.score_plays(v, &worlds)

@@ -102,12 +102,6 @@ pub struct SearchOptions {
     /// A declaration is a candidate when the policy gives it at least this
     /// fraction of the most probable declaration's probability.
     pub candidate_ratio: f32,
-    /// Level-1 replies in the first trick (`replies=K`): each replying seat's
-    /// `pimc` choice over `K` worlds from its own view; 0: off (open-hand replies).
-    pub replies: u32,
-    /// The worlds a first-trick play is valued in when `replies` is on
-    /// (`reply_worlds=N`).
-    pub reply_worlds: u32,
 }
 
 /// How `search` bids.
@@ -170,10 +164,6 @@ pub const DEFAULT_EXEC_LIMIT_MS: u64 = 10_000;
 /// Worlds solved per decision by `search` without `worlds=N`.
 pub const DEFAULT_SEARCH_WORLDS: u32 = 128;
 
-/// Worlds a first-trick play is valued in under `search:replies=K` (each of
-/// them asks every replying seat for its own `K`-world search).
-pub const DEFAULT_REPLY_WORLDS: u32 = 16;
-
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
@@ -186,8 +176,6 @@ impl Default for SearchOptions {
             model: None,
             floor: 0.02,
             candidate_ratio: 0.25,
-            replies: 0,
-            reply_worlds: DEFAULT_REPLY_WORLDS,
         }
     }
 }
@@ -213,18 +201,9 @@ impl SearchOptions {
             }
             (_, k) => Continuation::Infoset { exact: k.unwrap_or(DEFAULT_INFOSET_TRICKS) },
         };
-        let replies = r.whole("replies").map_or(d.replies, |k| k as u32);
-        let reply_worlds = r.whole("reply_worlds").map(|n| n as u32);
-        if replies == 0 && reply_worlds.is_some() {
-            return Err("`reply_worlds=N` goes only with `replies=K` (the worlds of the first trick's level-1 \
-                        replies)"
-                .to_string());
-        }
         Ok(SearchOptions {
             worlds,
             pool,
-            replies,
-            reply_worlds: reply_worlds.unwrap_or(d.reply_worlds),
             bidding: bidding.unwrap_or(d.bidding),
             weighted: r.word("weighted").map_or(d.weighted, |w| w == "on"),
             continuation,
@@ -246,9 +225,6 @@ impl fmt::Display for SearchOptions {
         }
         if let Some(n) = self.tricks {
             write!(f, ":tricks={n}")?;
-        }
-        if self.replies > 0 {
-            write!(f, ":replies={}:reply_worlds={}", self.replies, self.reply_worlds)?;
         }
         if let Some(p) = &self.model {
             write!(f, ":model={}", p.display())?;

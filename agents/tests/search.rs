@@ -127,8 +127,6 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=solver:worlds=16",
         "search:tricks=0",
         "search:tricks=6:bidding=pimc",
-        "search:replies=4",
-        "search:replies=2:reply_worlds=8:worlds=16",
         &full.to_string(),
     ] {
         let once = spec(s);
@@ -144,11 +142,6 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:worlds=128:pool=512:bidding=policy:weighted=on:continuation=infoset:exact=3:tricks=2"
     );
     assert_eq!(SearchOptions::default().tricks, None);
-    // Level-1 replies print with their worlds; off, neither prints.
-    let AgentSpec::Search(o) = spec("search:replies=4") else { unreachable!() };
-    assert_eq!((o.replies, o.reply_worlds), (4, 16));
-    assert!(spec("search:replies=4").to_string().ends_with(":exact=3:replies=4:reply_worlds=16"));
-    assert_eq!(spec("search:replies=0"), spec("search"));
     // `pimc` takes its option after `:` too.
     assert_eq!(spec("pimc:worlds=3"), AgentSpec::Pimc { worlds: 3 });
     for bad in [
@@ -166,9 +159,6 @@ fn search_specs_parse_print_and_reject_bad_options() {
         "search:continuation=solver:exact=2",
         "search:tricks=7",
         "search:tricks=-1",
-        "search:replies=257",
-        "search:reply_worlds=8",
-        "search:replies=2:reply_worlds=0",
     ] {
         let e = bad.parse::<AgentSpec>().unwrap_err();
         assert!(matches!(e, SpecError::BadOption { .. }), "{bad}: {e}");
@@ -186,6 +176,8 @@ fn the_removed_search_options_are_refused_with_one_line_saying_so() {
         ("search:bidding=playout:caution=1", "`bidding=playout`"),
         ("search:caution=1.5", "`caution`"),
         ("search:level1=2", "`level1`"),
+        ("search:replies=4", "`replies`"),
+        ("search:replies=8:reply_worlds=32", "`replies`"),
         ("search:retie=2", "`retie`"),
         ("search:continuation=policy", "`continuation=policy`"),
         ("search:worlds=8:continuation=policy:exact=2", "`continuation=policy`"),
@@ -215,7 +207,7 @@ fn search_needs_a_policy_loader_and_texas42() {
 #[test]
 fn search_is_legal_and_deterministic_in_whole_hands() {
     // search at seats 0 and 2 (every option combination over the hands,
-    // both continuations, level-1 replies on in a third of them),
+    // both continuations),
     // random at 1 and 3, under the full rules: every action legal, and the
     // same seed plays the same hand again.
     let g = Texas42::new(Texas42Rules::FULL);
@@ -228,8 +220,6 @@ fn search_is_legal_and_deterministic_in_whole_hands() {
             0..=5 => Continuation::Solver,
             _ => Continuation::Infoset { exact: 1 + (i % 3) as u8 },
         },
-        replies: if i.is_multiple_of(3) { 2 } else { 0 },
-        reply_worlds: 2,
         ..SearchOptions::default()
     };
     let play = |seed: u64| -> Vec<Action> {

@@ -224,19 +224,6 @@ pub const AGENTS: &[AgentGrammar] = &[
                         the search only bids (`bidding=pimc`) and declares",
             },
             OptionGrammar {
-                key: "replies",
-                value: whole("K", "a whole number of worlds", 0, 256),
-                default: "0 (off)",
-                about: "level-1 replies in the first trick: each other seat replies to a candidate with its own \
-                        `pimc` choice over K worlds from its view, not the open-hand solver's",
-            },
-            OptionGrammar {
-                key: "reply_worlds",
-                value: whole("N", "a whole number", 1, 4096),
-                default: "16",
-                about: "worlds a first-trick play is valued in with `replies` (only with it)",
-            },
-            OptionGrammar {
                 key: "model",
                 value: Value::Rest { shown: "PATH", what: "a path" },
                 default: "the shipped models/texas42",
@@ -244,7 +231,7 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
         ],
         tail: None,
-        removed: &["caution", "level1", "retie"],
+        removed: &["caution", "level1", "replies", "reply_worlds", "retie"],
     },
     AgentGrammar {
         name: "model",
