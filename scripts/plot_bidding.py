@@ -30,7 +30,7 @@ def main():
     ap.add_argument("--rounds", required=True)
     ap.add_argument("--calibration", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--reference", default="models/texas42")
+    ap.add_argument("--reference", default="models/texas42-v1")
     args = ap.parse_args()
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))

@@ -9,9 +9,10 @@ ship_marks,ship_lo,ship_hi,model`): each row a model after `hands` self-play
 hands in all, against heuristic in `games` games to 7 marks on the duplicate
 deals of `seed` (`bones eval --agents model:PATH,heuristic --games G --seed S`):
 its win rate and marks per hand, each with its 95% interval; and its marks per
-hand against the shipped network (`models/texas42`) over 20,000 duplicate hands
-(`bones eval --agents model:PATH,model:models/texas42 --hands 20000 --seed 4650`),
-empty for the shipped network itself.
+hand against the network shipped before issue 46 (`models/texas42-v1`, 5.8M
+hands) over 20,000 duplicate hands
+(`bones eval --agents model:PATH,model:models/texas42-v1 --hands 20000 --seed 4650`),
+empty for that network itself.
 """
 import argparse
 import csv
@@ -33,7 +34,7 @@ def main():
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.5))
     panels = [(axes[0], "win_rate", "win", "win rate vs heuristic (games to 7)"),
               (axes[1], "marks", "marks", "marks/hand vs heuristic"),
-              (axes[2], "ship_marks", "ship", "marks/hand vs the shipped network")]
+              (axes[2], "ship_marks", "ship", "marks/hand vs models/texas42-v1 (5.8M hands)")]
     for ax, key, bounds, label in panels:
         for net in dict.fromkeys(r["network"] for r in rows):
             mine = sorted((r for r in rows if r["network"] == net and r[key]), key=lambda r: float(r["hands"]))
