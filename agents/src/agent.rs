@@ -53,6 +53,49 @@ impl<V, A: Agent<V> + ?Sized> Agent<V> for Box<A> {
     }
 }
 
+/// [`Agent::try_act`] with its panics contained: an agent that panics (a bug,
+/// a network that failed, an outside program whose `act` has no other way to
+/// fail) is reported as failed, with the panic's message, and never replaced
+/// by another action. Every driver (the arena, the tables, the servers, the
+/// Python agents) asks its agents through this; the agent that panicked may
+/// be left in any state, so the driver ends its game or match.
+pub fn act_contained<V, A: Agent<V> + ?Sized>(
+    agent: &mut A,
+    view: &V,
+    rng: &mut AgentRng,
+) -> Result<Action, AgentFailure> {
+    contain(|| agent.try_act(view, rng))?
+}
+
+/// [`Agent::explain`] with its panics contained, as [`act_contained`].
+pub fn explain_contained<V, A: Agent<V> + ?Sized>(
+    agent: &mut A,
+    view: &V,
+    rng: &mut AgentRng,
+) -> Result<Explained, AgentFailure> {
+    contain(|| agent.explain(view, rng))
+}
+
+/// Runs `f`, a panic in it made an [`AgentFailure`] with the panic's message.
+pub fn contain<T>(f: impl FnOnce() -> T) -> Result<T, AgentFailure> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|payload| AgentFailure {
+        what: format!("it panicked: {}", panic_message(payload.as_ref())),
+        got: "no action".to_string(),
+        expected: "a legal action".to_string(),
+    })
+}
+
+/// The text of a panic's payload (`panic!`'s message), or a placeholder.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".to_string()
+    }
+}
+
 /// Why an agent could not choose ([`Agent::try_act`]): what happened, what
 /// came back and what was expected, in words for the person running it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

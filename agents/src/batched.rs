@@ -191,7 +191,7 @@ impl<G: Game> Rules<'_, G> {
             let Some(agent) = crew[who].as_mut() else { return Ok(()) };
             let view = slot.state.view(seat);
             let t0 = Instant::now();
-            let a = agent.try_act(&view, &mut slot.rng).map_err(|failure| ArenaError::Failed {
+            let a = crate::agent::act_contained(agent, &view, &mut slot.rng).map_err(|failure| ArenaError::Failed {
                 agent: self.names[who].clone(),
                 seat,
                 failure: Box::new(failure),

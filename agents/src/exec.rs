@@ -196,10 +196,11 @@ fn quote(text: &str) -> String {
 }
 
 impl<V: SeatRequest> Agent<V> for ExecAgent<V> {
-    /// [`Agent::try_act`]; a failure plays the lowest legal action instead
-    /// (drivers that can report failures call `try_act`).
+    /// [`Agent::try_act`]; a failure is never replaced by another action: it
+    /// panics with the failure (drivers call [`crate::agent::act_contained`],
+    /// which reports it).
     fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
-        self.try_act(view, rng).unwrap_or_else(|_| view.legal().iter().next().unwrap_or(0))
+        self.try_act(view, rng).unwrap_or_else(|f| panic!("the program failed: {f}"))
     }
 
     fn try_act(&mut self, view: &V, _rng: &mut AgentRng) -> Result<Action, AgentFailure> {

@@ -53,7 +53,7 @@ pub mod spec;
 pub mod table;
 pub mod timing;
 
-pub use agent::{ActionValues, Agent, AgentFailure, AgentRng, Explained, ViewOf};
+pub use agent::{act_contained, explain_contained, ActionValues, Agent, AgentFailure, AgentRng, Explained, ViewOf};
 pub use arena::{
     evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
 };
@@ -61,5 +61,5 @@ pub use factory::AgentFactory;
 pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
 pub use search::SearchAgent;
 pub use solver::Solver;
-pub use spec::{AgentSpec, Continuation, SearchOptions, SpecError};
+pub use spec::{AgentSpec, Continuation, Limits, SearchOptions, SpecError};
 pub use table::{AgentError, Bare, Board, DecideError, Played, Refusal, Seats, Table, TableError};

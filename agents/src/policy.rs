@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::agent::{Agent, AgentRng};
+use crate::agent::{Agent, AgentFailure, AgentRng};
 use bones_env::{Action, ActionMask, SeatView};
 
 /// A trained policy for one game's encoding: it decides from an observation
@@ -17,6 +17,13 @@ use bones_env::{Action, ActionMask, SeatView};
 pub trait Policy: Send {
     /// Chooses a legal action for observation `obs`.
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action;
+
+    /// Chooses as [`Policy::decide`] does, or says why it cannot (a network
+    /// read from outside that fails or scores no legal action); policies that
+    /// cannot fail keep the default, which is `decide`.
+    fn try_decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Result<Action, String> {
+        Ok(self.decide(obs, legal, rng))
+    }
 
     /// The raw action scores of a batch: `obs` holds `rows` observations one
     /// after another; the result holds `rows` rows of `num_actions` logits (the
@@ -84,5 +91,14 @@ impl<V: SeatView> Agent<V> for ObservingAgent {
     fn act(&mut self, view: &V, rng: &mut AgentRng) -> Action {
         view.observe(&mut self.obs);
         self.policy.decide(&self.obs, view.legal(), rng)
+    }
+
+    fn try_act(&mut self, view: &V, rng: &mut AgentRng) -> Result<Action, AgentFailure> {
+        view.observe(&mut self.obs);
+        self.policy.try_decide(&self.obs, view.legal(), rng).map_err(|what| AgentFailure {
+            what: format!("the policy failed: {what}"),
+            got: "no action".to_string(),
+            expected: "a legal action".to_string(),
+        })
     }
 }

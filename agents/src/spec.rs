@@ -16,6 +16,9 @@
 //! [`crate::search::SearchAgent`] plays by the [`SearchOptions`] of its spec).
 
 pub mod grammar;
+pub mod limits;
+
+pub use limits::Limits;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -278,6 +281,24 @@ pub enum SpecError {
         spec: String,
         /// Why.
         reason: String,
+    },
+    /// A spec that asks for more per decision than a server allows
+    /// ([`AgentSpec::check_limits`]).
+    #[error(
+        "agent `{spec}` asks for more than this server allows: `{option}` is {value}, at most {max} here (the \
+         server's {flag} raises it)"
+    )]
+    OverLimit {
+        /// The spec.
+        spec: String,
+        /// The option past its limit.
+        option: &'static str,
+        /// Its value.
+        value: u64,
+        /// The limit.
+        max: u64,
+        /// The server's flag that sets the limit.
+        flag: &'static str,
     },
     /// The program of an `exec:` spec cannot be started.
     #[error("agent `{spec}`: cannot start the program: {reason}")]

@@ -414,8 +414,7 @@ impl<G: Game, B: Board<Game = G>> Table<G, B> {
         let seat = self.board.to_move().ok_or(DecideError::Over)?;
         let agent = self.seating[seat].ok_or(DecideError::Outside { seat })?;
         let state = self.board.state();
-        let action = self.agents[agent]
-            .try_act(&state.view(seat), &mut self.rng)
+        let action = crate::agent::act_contained(&mut self.agents[agent], &state.view(seat), &mut self.rng)
             .map_err(|f| DecideError::Illegal(AgentError { seat, refusal: Refusal::Failed(f) }))?;
         let legal = state.legal_mask();
         if !legal.contains(action) {
@@ -430,8 +429,7 @@ impl<G: Game, B: Board<Game = G>> Table<G, B> {
             let Some(seat) = self.board.to_move() else { return Ok(()) };
             let Some(agent) = self.seating[seat] else { return Ok(()) };
             let view = self.board.state().view(seat);
-            let action = self.agents[agent]
-                .try_act(&view, &mut self.rng)
+            let action = crate::agent::act_contained(&mut self.agents[agent], &view, &mut self.rng)
                 .map_err(|f| AgentError { seat, refusal: Refusal::Failed(f) })?;
             self.play(seat, action, true, on.as_deref_mut())
                 .map_err(|reason| AgentError { seat, refusal: Refusal::Board { action, reason } })?;

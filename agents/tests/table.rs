@@ -385,6 +385,45 @@ fn an_agent_s_illegal_choice_is_an_error_and_the_table_is_unchanged() {
     for_each_game!(refused_agent_is_an_error);
 }
 
+/// Panics when asked (a bug, or a network that failed).
+struct Panicky;
+
+impl<V: SeatView> Agent<V> for Panicky {
+    fn act(&mut self, _: &V, _: &mut AgentRng) -> Action {
+        panic!("the network gave NaN everywhere")
+    }
+}
+
+fn panicking_agent_is_a_failure<G: Game>(game: G) {
+    let mut seats: Seats<G> = (0..game.num_players()).map(|_| None).collect();
+    let board = Bare::dealt(game.clone(), 6, Episode::Hand);
+    let first = board.to_move().unwrap();
+    seats[first] = Some(Box::new(Panicky));
+    let mut table = Table::new(board, seats, rng(6));
+    let state = bytes(table.state());
+    let e: AgentError<_> = table.advance().unwrap_err();
+    assert_eq!(e.seat, first);
+    assert!(matches!(e.refusal, Refusal::Failed(_)), "{e:?}");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "the agent in seat {first} failed: it panicked: the network gave NaN everywhere; got no action; \
+             expected a legal action"
+        )
+    );
+    assert_eq!(bytes(table.state()), state);
+    assert!(table.history().is_empty());
+    assert!(matches!(
+        table.decide().unwrap_err(),
+        DecideError::Illegal(AgentError { refusal: Refusal::Failed(_), .. })
+    ));
+}
+
+#[test]
+fn an_agent_that_panics_is_reported_as_failed_and_the_table_is_unchanged() {
+    for_each_game!(panicking_agent_is_a_failure);
+}
+
 fn env_table<G: Game>(game: &G, episode: Episode, max_steps: Option<u32>, outside: &[usize]) -> Table<G, Env<G>> {
     let mut env = Env::new(game.clone(), episode);
     env.max_steps = max_steps;

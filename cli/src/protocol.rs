@@ -238,7 +238,7 @@ impl RecordVisitor for AgentMove<'_> {
         let (name, players) = (game.name(), game.num_players());
         let key = (name, game.rules_json().to_string());
         let board = Bare::new(game, state);
-        let table = match self.agents.entry(key) {
+        let table = match self.agents.entry(key.clone()) {
             Entry::Occupied(e) => {
                 let table = e.into_mut().downcast_mut::<Table<G>>().expect("the table built for this game");
                 table.restart(board, self.rng.clone());
@@ -254,20 +254,17 @@ impl RecordVisitor for AgentMove<'_> {
         };
         let decided = table.decide();
         *self.rng = table.rng().clone();
-        match decided {
-            Ok(a) => Ok(table.game().action_name(a)),
+        let message = match decided {
+            Ok(a) => return Ok(table.game().action_name(a)),
             Err(DecideError::Illegal(AgentError { refusal: Refusal::Board { action, .. }, .. })) => {
-                Err(ServeError::Agent {
-                    game: name,
-                    message: format!(
-                        "agent `{}` chose the illegal action `{}`",
-                        self.spec,
-                        table.game().action_name(action)
-                    ),
-                })
+                format!("agent `{}` chose the illegal action `{}`", self.spec, table.game().action_name(action))
             }
-            Err(e) => Err(ServeError::Agent { game: name, message: e.to_string() }),
-        }
+            Err(e) => format!("agent `{}`: {e}", self.spec),
+        };
+        // An agent that failed (or panicked) may be left in any state: the
+        // next request builds a fresh one.
+        self.agents.remove(&key);
+        Err(ServeError::Agent { game: name, message })
     }
 }
 

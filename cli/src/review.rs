@@ -41,17 +41,21 @@ pub struct Reviewer {
 
 impl Reviewer {
     /// A reviewer comparing Texas 42 bids with the shipped network that
-    /// `models` knows, else with `heuristic`.
+    /// `models` knows, else with `heuristic`; a shipped network that does not
+    /// load is named in the spec the review shows (`bidder`), never silently
+    /// replaced.
     pub fn new(models: &dyn PolicyLoader) -> Reviewer {
         let game = Texas42::default();
         let factory = AgentFactory::with_models(models);
-        let shipped = models.shipped("texas42").map(|path| AgentSpec::Model { path });
-        let (other, spec) =
-            shipped.and_then(|spec| factory.build(&spec, &game).ok().map(|a| (a, spec))).unwrap_or_else(|| {
-                let agent = factory.build(&AgentSpec::Heuristic, &game).expect("heuristic plays Texas 42");
-                (agent, AgentSpec::Heuristic)
-            });
-        Reviewer { other, spec: spec.to_string() }
+        let heuristic = || factory.build(&AgentSpec::Heuristic, &game).expect("heuristic plays Texas 42");
+        let (other, spec) = match models.shipped("texas42").map(|path| AgentSpec::Model { path }) {
+            Some(spec) => match factory.build(&spec, &game) {
+                Ok(agent) => (agent, spec.to_string()),
+                Err(e) => (heuristic(), format!("heuristic (the shipped network did not load: {e})")),
+            },
+            None => (heuristic(), AgentSpec::Heuristic.to_string()),
+        };
+        Reviewer { other, spec }
     }
 
     /// The spec the bids are compared with.

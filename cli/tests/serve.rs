@@ -310,7 +310,8 @@ fn results(r: &EvalReport) -> String {
 /// `inside`'s, decision for decision.
 fn served_plays_as_itself<G: Game>(game: &G, serve_args: &str, inside: &str, amount: Amount) {
     let opts = EvalOptions { amount, seed: 11, threads: 2 };
-    let exec: AgentSpec = format!("exec:{} serve {serve_args}", env!("CARGO_BIN_EXE_bones")).parse().unwrap();
+    let (bones, models) = (env!("CARGO_BIN_EXE_bones"), crate::bones_cmd::MODELS);
+    let exec: AgentSpec = format!("exec:{bones} --models {models} serve {serve_args}").parse().unwrap();
     let inside: AgentSpec = inside.parse().unwrap();
     let factory = bones_policy::agent::factory();
     let outside = evaluate(game, [&exec, &inside], &factory, &opts, &|_| {}).unwrap();
@@ -329,7 +330,7 @@ fn bones_serve_as_an_outside_program_plays_both_games_exactly_as_the_agent_itsel
         served_plays_as_itself(&game, "--agent heuristic", "heuristic", Amount::Hands(8));
     }
     // The shipped model, which `bones serve` plays by default.
-    let model = bones_policy::agent::shipped_model("doubles").expect("the shipped Doubles model");
+    let model = Path::new(crate::bones_cmd::MODELS).join("doubles");
     served_plays_as_itself(&Doubles::default(), "", &format!("model:{}", model.display()), Amount::Hands(8));
 }
 
@@ -372,4 +373,28 @@ fn a_view_request_gets_the_same_reply_as_the_record_it_was_written_from() {
     let reply = serve.ask(r#"{"id":4,"seat":0,"view":{"game":"chess"}}"#);
     assert!(reply["error"].as_str().unwrap().contains("`game` must be \"texas42\" or \"doubles\""), "{reply}");
     serve.close();
+}
+
+#[test]
+fn a_served_agent_that_fails_gets_an_error_reply_naming_it_and_the_next_request_gets_a_fresh_agent() {
+    let root = models("failing");
+    let mark = root.join("failed-once");
+    let bones = env!("CARGO_BIN_EXE_bones");
+    // The program fails the first time it is started, then plays as `heuristic`.
+    let program = format!(
+        "if [ -e {m} ]; then exec {bones} serve --agent heuristic; else touch {m}; exit 5; fi",
+        m = mark.display()
+    );
+    let spec = format!("exec:sh -c '{program}'");
+    let mut bot = Bot::start(&root, &["--agent", &spec]);
+    let record = record_after(json!({"game":"texas42","seed":4,"actions":[]}), 2);
+    let (seat, legal) = next(&record);
+    let reply = bot.ask(&request(json!(1), &record, seat));
+    let error = reply["error"].as_str().unwrap_or_else(|| panic!("{reply}"));
+    assert!(error.contains(&format!("agent `{spec}`")), "{error}");
+    assert!(error.contains("the program exited"), "{error}");
+    let reply = bot.ask(&request(json!(2), &record, seat));
+    assert!(legal.iter().any(|a| reply["action"] == json!(a)), "{reply}");
+    bot.close();
+    let _ = std::fs::remove_dir_all(&root);
 }

@@ -15,8 +15,18 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::time::Duration;
 
+/// A server's settings for these tests: this source tree's shipped models (the
+/// tests run in cli/, where `./models` is not), given to the server itself
+/// (not through the process-wide `--models`, which other tests change), and no
+/// rate limit (these tests play whole games as fast as the server answers; the
+/// limit has its own tests, in web_hostile).
+pub(crate) fn test_config() -> WebConfig {
+    let models = std::path::PathBuf::from(crate::bones_cmd::MODELS);
+    WebConfig { port: 0, rate: 0, models: Some(models.clone()), shipped_models: Some(models), ..WebConfig::default() }
+}
+
 pub(crate) fn server(idle: Duration, max_games: usize) -> WebServer {
-    let config = WebConfig { port: 0, idle_timeout: idle, max_games, ..WebConfig::default() };
+    let config = WebConfig { idle_timeout: idle, max_games, ..test_config() };
     start(config).expect("the server starts on a free port")
 }
 
@@ -616,7 +626,7 @@ fn temp_db(name: &str) -> std::path::PathBuf {
 }
 
 fn server_with_db(db: Option<std::path::PathBuf>) -> Result<WebServer, bones_cli::web::StartError> {
-    start(WebConfig { port: 0, history: db, ..WebConfig::default() })
+    start(WebConfig { history: db, ..test_config() })
 }
 
 #[test]

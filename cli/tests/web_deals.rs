@@ -42,8 +42,13 @@ pub(crate) fn replay_cli(record: &Value, name: &str, args: &[&str]) -> String {
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("game.json");
     std::fs::write(&file, format!("{record}\n")).unwrap();
-    let out =
-        std::process::Command::new(env!("CARGO_BIN_EXE_bones")).arg("replay").args(args).arg(&file).output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bones"))
+        .env("BONES_MODELS", crate::bones_cmd::MODELS)
+        .arg("replay")
+        .args(args)
+        .arg(&file)
+        .output()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
     String::from_utf8(out.stdout).unwrap()

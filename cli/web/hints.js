@@ -15,8 +15,10 @@ export function fillHintLevels(game, opponents) {
   sel.innerHTML = "";
   if (!levels.some((l) => l.name === opponents)) sel.add(new Option("Default level", ""));
   for (const l of levels) {
-    const o = new Option(`${l.label}${l.name === opponents ? " (opponents)" : ""}`, l.name);
-    o.title = l.about || "";
+    const off = l.available === false;
+    const o = new Option(`${l.label}${l.name === opponents ? " (opponents)" : ""}${off ? " (unavailable)" : ""}`, l.name);
+    o.title = off ? l.unavailable || "" : l.about || "";
+    o.disabled = off;
     sel.add(o);
   }
   sel.value = levels.some((l) => l.name === opponents) ? opponents : "";

@@ -55,12 +55,17 @@ function fillRole(role, game) {
   const levels = levelsOf(game);
   sel.innerHTML = "";
   for (const l of levels) {
-    const o = new Option(l.label, l.name);
-    o.title = l.about || "";
+    // A level this server cannot play is shown, disabled, with the reason.
+    const o = new Option(l.available === false ? `${l.label} (unavailable)` : l.label, l.name);
+    o.title = l.available === false ? l.unavailable || "" : l.about || "";
+    o.disabled = l.available === false;
     sel.add(o);
   }
   sel.add(new Option("Custom…", "custom"));
-  sel.value = keep === "custom" || levels.some((l) => l.name === keep) ? keep : defaultLevel(game, role);
+  const usable = (name) => levels.some((l) => l.name === name && l.available !== false);
+  let want = keep === "custom" || usable(keep) ? keep : defaultLevel(game, role);
+  if (want !== "custom" && !usable(want)) want = (levels.find((l) => l.available !== false) || { name: "custom" }).name;
+  sel.value = want;
   roleChanged(role);
 }
 
@@ -71,6 +76,10 @@ function roleChanged(role) {
   const level = levelsOf($("game").value).find((l) => l.name === $(role).value);
   $(`${role}-about`).textContent = custom ? "An agent spec (empty: the server's default)."
     : level ? level.about || "" : "";
+  const off = levelsOf($("game").value).filter((l) => l.available === false);
+  if (off.length) {
+    $(`${role}-about`).textContent += ` Unavailable here: ${off.map((l) => `${l.label} (${l.unavailable})`).join("; ")}`;
+  }
 }
 
 // Suggestions for the custom spec inputs: the levels' specs and the simple agents.

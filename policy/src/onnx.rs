@@ -249,15 +249,26 @@ impl OnnxPolicy {
 }
 
 impl Policy for OnnxPolicy {
-    fn decide(&mut self, obs: &[f32], legal: ActionMask, _rng: &mut AgentRng) -> Action {
-        let logits = self.logits(obs, 1);
+    /// [`Policy::try_decide`]; a failure panics with its reason (drivers call
+    /// [`bones_agents::agent::act_contained`], which reports it): it is never
+    /// replaced by another action.
+    fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
+        self.try_decide(obs, legal, rng).unwrap_or_else(|e| panic!("the ONNX policy failed: {e}"))
+    }
+
+    /// The best-scoring legal action; an error when the network fails or gives
+    /// no legal action a finite score (all NaN or -inf).
+    fn try_decide(&mut self, obs: &[f32], legal: ActionMask, _rng: &mut AgentRng) -> Result<Action, String> {
+        let logits = self.run(obs, 1)?;
         legal.write_f32(&mut self.mask);
         let action = choose(&logits, &self.mask, None).0;
-        // Scores that are all NaN or -inf leave no best action: the lowest legal one.
-        if action < self.num_actions && legal.contains(action) {
-            action
+        if action < self.num_actions && legal.contains(action) && logits[action].is_finite() {
+            Ok(action)
         } else {
-            legal.iter().next().unwrap_or(0)
+            Err(format!(
+                "the network gave no legal action a finite score (scores of the legal actions: {:?})",
+                legal.iter().filter(|&a| a < logits.len()).map(|a| logits[a]).take(8).collect::<Vec<_>>()
+            ))
         }
     }
 

@@ -27,6 +27,10 @@ trait DynAgent: Send {
 struct AgentOf<G: Game> {
     game: G,
     agent: Box<dyn RustAgent<ViewOf<G>>>,
+    /// The spec, naming the agent in its errors.
+    spec: String,
+    /// Why it is not asked again: it panicked (and may be left in any state).
+    broken: Option<String>,
 }
 
 impl<G: Game> DynAgent for AgentOf<G> {
@@ -35,10 +39,19 @@ impl<G: Game> DynAgent for AgentOf<G> {
         let Some(seat) = state.current_seat() else {
             return Some(Err("the episode is over: there is no seat to move".into()));
         };
+        if let Some(why) = &self.broken {
+            return Some(Err(why.clone()));
+        }
         let view = state.view(seat);
-        let a = match self.agent.try_act(&view, rng) {
+        let a = match bones_agents::act_contained(&mut self.agent, &view, rng) {
             Ok(a) => a,
-            Err(failure) => return Some(Err(format!("the agent failed: {failure}"))),
+            Err(failure) => {
+                let why = format!("the agent `{}` in seat {seat} failed: {failure}", self.spec);
+                if failure.what.starts_with("it panicked") {
+                    self.broken = Some(format!("{why} (it is not asked again: make a new bones.Agent)"));
+                }
+                return Some(Err(why));
+            }
         };
         if !view.legal().contains(a) {
             return Some(Err(format!("the agent chose an illegal action `{}`", self.game.action_name(a))));
@@ -53,7 +66,7 @@ impl GameVisitor for Build<'_> {
     type Output = PyResult<Box<dyn DynAgent>>;
     fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynAgent>> {
         let agent = bones_policy::agent::factory().build(self.0, &game).map_err(spec_error)?;
-        Ok(Box::new(AgentOf { game, agent }))
+        Ok(Box::new(AgentOf { game, agent, spec: self.0.to_string(), broken: None }))
     }
 }
 
@@ -71,12 +84,24 @@ pub struct Agent {
     game: AnyGame,
     spec: AgentSpec,
     seed: u64,
-    inner: Mutex<(Box<dyn DynAgent>, AgentRng, FromObs)>,
+    inner: Mutex<Inner>,
 }
 
+/// What an [`Agent`] keeps under its lock: the agent, its stream, its observation policy.
+type Inner = (Box<dyn DynAgent>, AgentRng, FromObs);
+
 impl Agent {
+    /// The agent, its stream and its observation policy, locked (a panic is
+    /// contained inside, so the lock is poisoned only by a bug: then it is
+    /// never used again).
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, Inner>> {
+        self.inner.lock().map_err(|_| {
+            BonesError::new_err(format!("the agent `{}` failed in an earlier call: make a new bones.Agent", self.spec))
+        })
+    }
+
     fn act_any(&self, state: &dyn Any) -> PyResult<Action> {
-        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = self.lock()?;
         let (agent, rng, _) = &mut *g;
         match agent.act_state(state, rng) {
             None => {
@@ -189,11 +214,14 @@ impl Agent {
         if legal.is_empty() {
             return Err(BonesError::new_err("the mask has no legal action"));
         }
-        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut g = self.lock()?;
         let (_, rng, from_obs) = &mut *g;
         match from_obs {
             FromObs::Random => Ok(legal.nth(rng.random_range(0..legal.len()))),
-            FromObs::Policy(p) => Ok(p.decide(&observation, legal, rng)),
+            FromObs::Policy(p) => bones_agents::agent::contain(|| p.try_decide(&observation, legal, rng))
+                .map_err(|f| f.what)
+                .and_then(|r| r)
+                .map_err(|e| BonesError::new_err(format!("the agent `{}` failed: {e}", self.spec))),
             FromObs::No => Err(BonesError::new_err(format!(
                 "`{}` acts from a seat's view, not an observation vector: use act(env) or act_record(record)",
                 self.spec
@@ -202,9 +230,9 @@ impl Agent {
     }
 
     /// Restarts the agent's random stream from `seed`.
-    fn reseed(&self, seed: u64) {
-        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        g.1 = AgentRng::seed_from_u64(seed);
+    fn reseed(&self, seed: u64) -> PyResult<()> {
+        self.lock()?.1 = AgentRng::seed_from_u64(seed);
+        Ok(())
     }
 
     fn __repr__(&self) -> String {

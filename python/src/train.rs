@@ -63,10 +63,14 @@ pub struct Learner {
 
 const FINISHED: &str = "the learner has finished (`finish` was called)";
 
+/// Why a learner or worker whose lock is poisoned is not used again.
+const POISONED: &str = "failed (it panicked) in an earlier call and is not used again: resume the run from its \
+                        last checkpoint (the learner) or start a new one (a worker)";
+
 impl Learner {
     /// `f` on the learner, holding the GIL (quick reads only).
     fn with<T>(&self, f: impl FnOnce(&mut remote::Learner) -> PyResult<T>) -> PyResult<T> {
-        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut guard = self.inner.lock().map_err(|_| TrainError::new_err(format!("the learner {POISONED}")))?;
         f(guard.as_mut().ok_or_else(|| TrainError::new_err(FINISHED))?)
     }
 
@@ -79,10 +83,10 @@ impl Learner {
         f: impl FnOnce(&mut remote::Learner) -> Result<T, bones_train::TrainError> + Send,
     ) -> PyResult<T> {
         let result = py.detach(|| {
-            let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-            guard.as_mut().map(f)
+            let mut guard = self.inner.lock().map_err(|_| format!("the learner {POISONED}"))?;
+            Ok::<_, String>(guard.as_mut().map(f))
         });
-        result.ok_or_else(|| TrainError::new_err(FINISHED))?.map_err(train_error)
+        result.map_err(TrainError::new_err)?.ok_or_else(|| TrainError::new_err(FINISHED))?.map_err(train_error)
     }
 }
 
@@ -204,7 +208,9 @@ impl Learner {
     /// `checkpoint`, `update`, `hands`, `decisions`, `hands_per_hour`,
     /// `decisions_per_s` and `last_eval`.
     fn finish<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let learner = py.detach(|| self.inner.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let learner = py
+            .detach(|| self.inner.lock().map(|mut g| g.take()).map_err(|_| ()))
+            .map_err(|_| TrainError::new_err(format!("the learner {POISONED}")))?;
         let s = py.detach(|| learner.ok_or(None)?.finish().map_err(Some)).map_err(|e| match e {
             Some(e) => train_error(e),
             None => TrainError::new_err(FINISHED),
@@ -234,8 +240,9 @@ pub struct RolloutWorker {
 
 impl RolloutWorker {
     /// `f` on the worker, holding the GIL (quick reads only).
-    fn with<T>(&self, f: impl FnOnce(&mut remote::RolloutWorker) -> T) -> T {
-        f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner()))
+    fn with<T>(&self, f: impl FnOnce(&mut remote::RolloutWorker) -> T) -> PyResult<T> {
+        let mut guard = self.inner.lock().map_err(|_| TrainError::new_err(format!("the worker {POISONED}")))?;
+        Ok(f(&mut guard))
     }
 
     /// `f` on the worker with the GIL released (the lock taken without it, as
@@ -245,7 +252,11 @@ impl RolloutWorker {
         py: Python<'_>,
         f: impl FnOnce(&mut remote::RolloutWorker) -> Result<T, bones_train::TrainError> + Send,
     ) -> PyResult<T> {
-        py.detach(|| f(&mut self.inner.lock().unwrap_or_else(|e| e.into_inner()))).map_err(train_error)
+        py.detach(|| match self.inner.lock() {
+            Ok(mut guard) => Ok(f(&mut guard).map_err(train_error)),
+            Err(_) => Err(format!("the worker {POISONED}")),
+        })
+        .map_err(TrainError::new_err)?
     }
 }
 
@@ -269,7 +280,7 @@ impl RolloutWorker {
 
     /// The version of the opponent pool it holds (0: the empty pool of a new run).
     #[getter]
-    fn pool_version(&self) -> u64 {
+    fn pool_version(&self) -> PyResult<u64> {
         self.with(|w| w.pool_version())
     }
 

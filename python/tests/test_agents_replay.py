@@ -74,7 +74,7 @@ def test_agent_errors():
     # An outside program that fails is an error, not a made-up action.
     env = texas42_v0.env()
     env.reset(seed=0)
-    with pytest.raises(bones.BonesError, match="the agent failed: the program"):
+    with pytest.raises(bones.BonesError, match=r"the agent `exec:/bin/false` in seat \d failed: the program"):
         bones.Agent("exec:/bin/false").act(env)
 
 

@@ -156,11 +156,13 @@ fn play_deals<G: Game>(
                 let who = usize::from(game.team_of(seat) != a_side);
                 let view = st.view(seat);
                 let t0 = Instant::now();
-                let a = agents[who].try_act(&view, &mut rng).map_err(|failure| ArenaError::Failed {
-                    agent: names[who].clone(),
-                    seat,
-                    failure: Box::new(failure),
-                    record: record_so_far(game, seed, episode, &actions),
+                let a = crate::agent::act_contained(&mut agents[who], &view, &mut rng).map_err(|failure| {
+                    ArenaError::Failed {
+                        agent: names[who].clone(),
+                        seat,
+                        failure: Box::new(failure),
+                        record: record_so_far(game, seed, episode, &actions),
+                    }
                 })?;
                 s.nanos[who] += t0.elapsed().as_nanos() as u64;
                 s.decisions[who] += 1;

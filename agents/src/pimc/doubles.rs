@@ -48,6 +48,7 @@ use bones_env::doubles::{Round, NO_SEAT};
 use bones_env::{Action, Domino, DominoSet, DoublesView};
 
 use super::deal::{shuffled, Class, ClassDealer};
+use super::stream::{Drawn, Worlds};
 use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::heuristic::doubles::DoublesHeuristic;
 
@@ -268,16 +269,22 @@ impl DoublesPimc {
     /// Every legal action with its summed value over `worlds` fresh worlds,
     /// the best first (see the module docs).
     pub fn scores(&self, v: &DoublesView, rng: &mut AgentRng) -> Vec<(Action, i64)> {
-        let worlds = DoublesSampler::new(v).worlds(v, self.worlds, rng);
+        let sampler = DoublesSampler::new(v);
+        let worlds = Drawn::new(self.worlds, rng, |r| sampler.world(v, r));
         self.score_actions(v, &worlds, rng)
     }
 
     /// [`DoublesPimc::scores`] over the given worlds (rounds in which the
     /// view's seat is to move; a world given twice counts twice).
-    pub fn score_actions(&self, v: &DoublesView, worlds: &[Round], rng: &mut AgentRng) -> Vec<(Action, i64)> {
+    pub fn score_actions<W: Worlds<Round> + ?Sized>(
+        &self,
+        v: &DoublesView,
+        worlds: &W,
+        rng: &mut AgentRng,
+    ) -> Vec<(Action, i64)> {
         let seat = v.seat as usize;
         let mut out: Vec<(Action, i64)> = v.legal.iter().map(|a| (a, 0)).collect();
-        for w in worlds {
+        worlds.for_each_world(|w| {
             for (a, total) in out.iter_mut() {
                 let mut r = *w;
                 r.apply(*a).expect("an action legal in the view is legal in its worlds");
@@ -286,7 +293,7 @@ impl DoublesPimc {
                 let sum: i64 = r.scores.iter().map(|&s| s as i64).sum();
                 *total += n * r.scores[seat] as i64 - sum;
             }
-        }
+        });
         // Stable sort: ties keep the lowest id first.
         out.sort_by_key(|x| std::cmp::Reverse(x.1));
         out
@@ -314,7 +321,8 @@ impl Agent<DoublesView> for DoublesPimc {
     /// average round score.
     fn explain(&mut self, v: &DoublesView, rng: &mut AgentRng) -> Explained {
         Explained::of_choice(v.legal, "pimc agent", || {
-            let worlds = DoublesSampler::new(v).worlds(v, self.worlds, rng);
+            let sampler = DoublesSampler::new(v);
+            let worlds = Drawn::new(self.worlds, rng, |r| sampler.world(v, r));
             let scores = self.score_actions(v, &worlds, rng);
             let per = (worlds.len().max(1) * v.players() as usize) as f64;
             let values = ActionValues {

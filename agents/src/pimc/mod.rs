@@ -11,11 +11,16 @@
 //!   consistent with what the draws, passes and the opening proved
 //!   ([`doubles::DoublesSampler`]), each played out to the end of the round by
 //!   the Doubles heuristic at every seat ([`doubles::DoublesPimc`]).
+//!
+//! Both stream their worlds ([`stream`]): a decision holds one world at a
+//! time, so memory does not grow with `worlds=N`.
 
 mod deal;
 pub mod doubles;
+pub mod stream;
 mod texas42;
 mod worlds;
 
+pub use stream::{Drawn, Worlds};
 pub use texas42::*;
 pub use worlds::*;

@@ -86,6 +86,7 @@ use bones_env::texas42::actions::{
 use bones_env::texas42::{bid_marks, bid_value, is_mark_bid, Hand, Phase};
 use bones_env::{Action, ActionMask, DominoSet, Scoring, Variant};
 
+use super::stream::{Drawn, Worlds};
 use super::worlds::WorldSampler;
 use crate::agent::{ActionValues, Agent, AgentRng, Explained};
 use crate::solver::Solver;
@@ -236,36 +237,36 @@ impl PimcAgent {
     /// score `(worlds won, summed points)`; the best is first.
     pub fn play_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
         let sampler = WorldSampler::new(v);
-        let worlds = sampler.worlds(v, self.worlds, rng);
+        let worlds = Drawn::new(self.worlds, rng, |r| sampler.world(v, r));
         self.score_plays(v, &worlds)
     }
 
     /// [`PimcAgent::play_scores`] over the given worlds (each the view's hand
     /// in some deal; a world given twice counts twice).
-    pub fn score_plays(&mut self, v: &Texas42View, worlds: &[Hand]) -> Vec<(Action, u32, i64)> {
+    pub fn score_plays<W: Worlds<Hand> + ?Sized>(&mut self, v: &Texas42View, worlds: &W) -> Vec<(Action, u32, i64)> {
         let legal = v.legal;
         let mut wins = [0u32; 28];
         let mut points = [0i64; 28];
         let contract = self.contract_decides(v);
         let mut solve_points = !contract;
         if contract {
-            for h in worlds {
+            worlds.for_each_world(|h| {
                 for (a, ok) in self.solver.contract_actions(h) {
                     wins[a] += ok as u32;
                 }
-            }
+            });
             let best = legal.iter().map(|a| wins[a]).max().unwrap_or(0);
             solve_points = legal.iter().filter(|&a| wins[a] == best).count() > 1;
         }
         if solve_points {
             let sign = if v.declaration == Some(NEL_O) { -1 } else { 1 };
             let mut buf = Vec::with_capacity(7);
-            for h in worlds {
+            worlds.for_each_world(|h| {
                 self.solver.solve_actions_into(h, &mut buf);
                 for &(a, p) in &buf {
                     points[a] += sign * p as i64;
                 }
-            }
+            });
         }
         ranked(legal.iter().map(|a| (a, wins[a], points[a])))
     }
@@ -382,28 +383,28 @@ impl PimcAgent {
     /// points)`, the best first (see the module docs).
     pub fn declare_scores(&mut self, v: &Texas42View, rng: &mut AgentRng) -> Vec<(Action, u32, i64)> {
         let sampler = WorldSampler::new(v);
-        let worlds = sampler.worlds(v, self.worlds.max(self.bid_worlds), rng);
+        let worlds = Drawn::new(self.worlds.max(self.bid_worlds), rng, |r| sampler.world(v, r));
         self.score_declarations(v, &worlds, v.legal)
     }
 
     /// [`PimcAgent::declare_scores`] over the given worlds, for the
     /// declarations in `candidates` (legal ones; a world given twice counts twice).
-    pub fn score_declarations(
+    pub fn score_declarations<W: Worlds<Hand> + ?Sized>(
         &mut self,
         v: &Texas42View,
-        worlds: &[Hand],
+        worlds: &W,
         candidates: ActionMask,
     ) -> Vec<(Action, u32, i64)> {
         let legal = ActionMask(v.legal.0 & candidates.0);
         let mut made = [0u32; 64];
         let mut points = [0i64; 64];
-        for h0 in worlds {
+        worlds.for_each_world(|h0| {
             for d in legal.iter() {
                 let mut h = *h0;
                 h.apply(d).expect("legal declaration");
                 made[d] += self.solver.contract(&h) as u32;
             }
-        }
+        });
         let best = legal.iter().map(|d| made[d]).max().unwrap_or(0);
         let tied: Vec<Action> = legal.iter().filter(|&d| made[d] == best).collect();
         if tied.len() > 1 {
@@ -412,11 +413,11 @@ impl PimcAgent {
                     points[d] = -1; // Nel-O and Sevens lose ties to trumps
                     continue;
                 }
-                for h0 in worlds {
+                worlds.for_each_world(|h0| {
                     let mut h = *h0;
                     h.apply(d).expect("legal declaration");
                     points[d] += self.solver.value(&h) as i64;
-                }
+                });
             }
         }
         ranked(legal.iter().map(|d| (d, made[d], points[d])))
@@ -468,12 +469,14 @@ impl Agent<Texas42View> for PimcAgent {
                 Explained { action: self.choose_bid(v, &est), values: None }
             }
             Phase::Declaring => {
-                let worlds = WorldSampler::new(v).worlds(v, self.worlds.max(self.bid_worlds), rng);
+                let sampler = WorldSampler::new(v);
+                let worlds = Drawn::new(self.worlds.max(self.bid_worlds), rng, |r| sampler.world(v, r));
                 let scores = self.score_declarations(v, &worlds, v.legal);
                 Explained { action: scores[0].0, values: Some(declaration_values(&scores, worlds.len())) }
             }
             Phase::Playing => {
-                let worlds = WorldSampler::new(v).worlds(v, self.worlds, rng);
+                let sampler = WorldSampler::new(v);
+                let worlds = Drawn::new(self.worlds, rng, |r| sampler.world(v, r));
                 let scores = self.score_plays(v, &worlds);
                 Explained { action: scores[0].0, values: Some(self.play_values(v, &scores, worlds.len())) }
             }

@@ -158,7 +158,7 @@ mod tests {
 
     #[test]
     fn bones_train_without_a_config_trains_configs_cpu_quick_toml() {
-        let Cli { command: Command::Train(args) } = Cli::parse_from(["bones", "train"]) else {
+        let Cli { command: Command::Train(args), .. } = Cli::parse_from(["bones", "train"]) else {
             panic!("`bones train` parses as another command");
         };
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/cpu-quick.toml");

@@ -5,7 +5,8 @@ use crate::web::history::default_path;
 use crate::web::levels::{Pick, LEVEL_NAMES};
 use crate::web::{start, Defaults, WebConfig};
 use anyhow::Result;
-use bones_agents::spec::grammar;
+use bones_agents::spec::{grammar, limits};
+use bones_agents::Limits;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -46,6 +47,30 @@ pub struct WebArgs {
     /// [default: the shipped models' folder]. `exec:` specs are never accepted from the page.
     #[arg(long, value_name = "DIR|none")]
     pub models: Option<String>,
+    /// Games open at most at once from one client address.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
+    pub per_client_games: u64,
+    /// Most worlds a page's spec may ask for per decision (`pimc:worlds`, `search:worlds`).
+    #[arg(long, value_name = "N", default_value_t = limits::DEFAULT_MAX_WORLDS as u64,
+          value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub max_worlds: u64,
+    /// Most worlds a page's `search` spec may sample and weigh per decision (`pool`).
+    #[arg(long, value_name = "N", default_value_t = limits::DEFAULT_MAX_POOL as u64,
+          value_parser = clap::value_parser!(u64).range(1..=u32::MAX as u64))]
+    pub max_pool: u64,
+    /// Most tricks a page's `search` spec may search by information set (`exact`).
+    #[arg(long, value_name = "K", default_value_t = limits::DEFAULT_MAX_EXACT as u64,
+          value_parser = clap::value_parser!(u64).range(1..=7))]
+    pub max_exact: u64,
+    /// Threads the bots think on (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: u64,
+    /// Requests that may wait for the bots at once (more are answered 503 with a Retry-After).
+    #[arg(long, value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub queue: u64,
+    /// API requests a second per client address, on average (bursts of 3 seconds' worth; 0: no limit).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub rate: u32,
 }
 
 fn pick(flag: &Option<String>, name: &str) -> Result<Option<Pick>> {
@@ -81,6 +106,13 @@ pub fn run(args: WebArgs) -> Result<i32> {
             Some(dir) => Some(PathBuf::from(dir)),
             None => WebConfig::default().models,
         },
+        per_client_games: args.per_client_games as usize,
+        limits: Limits { worlds: args.max_worlds as u32, pool: args.max_pool as u32, exact: args.max_exact as u8 },
+        think_threads: args.threads as usize,
+        think_queue: args.queue as usize,
+        rate: args.rate,
+        burst: args.rate.saturating_mul(3).max(1),
+        ..WebConfig::default()
     };
     let server = start(config)?;
     println!("Bones web: open {} in a browser (Ctrl-C stops)", server.url());

@@ -75,7 +75,29 @@ pub enum WebError {
     /// As many games are open as the server allows.
     #[error("too many open games ({0}): try again once idle games are dropped")]
     Full(usize),
-    /// A failure of the server itself (a bot failed).
+    /// This client has as many games open as the server allows one address.
+    #[error("too many open games from your address ({0}): finish or drop one (DELETE /api/games/ID) first")]
+    ClientFull(usize),
+    /// The bots are busy: the request waited too long or found the queue full.
+    #[error("the bots are busy ({why}): try again in {retry_after} s")]
+    Busy {
+        /// Why it was refused.
+        why: String,
+        /// The seconds to wait (the answer's `Retry-After`).
+        retry_after: u64,
+    },
+    /// This client sent more requests than the server takes from one address.
+    #[error("too many requests from your address (at most {per_s} a second): try again in {retry_after} s")]
+    RateLimited {
+        /// The requests a second allowed.
+        per_s: u32,
+        /// The seconds to wait (the answer's `Retry-After`).
+        retry_after: u64,
+    },
+    /// A bot failed (panicked, or its model failed): its game is ended.
+    #[error("a bot failed and this game is ended: {0}")]
+    BotFailed(String),
+    /// A failure of the server itself.
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -96,14 +118,28 @@ impl WebError {
             WebError::UnknownId(_) => StatusCode::NOT_FOUND,
             WebError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             WebError::Http { status, .. } => StatusCode::from_u16(*status).unwrap_or(StatusCode::BAD_REQUEST),
-            WebError::Full(_) => StatusCode::SERVICE_UNAVAILABLE,
-            WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            WebError::Full(_) | WebError::Busy { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            WebError::ClientFull(_) | WebError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            WebError::BotFailed(_) | WebError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The seconds a client should wait before trying again, where waiting helps.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            WebError::Busy { retry_after, .. } | WebError::RateLimited { retry_after, .. } => Some(*retry_after),
+            WebError::Full(_) => Some(60),
+            _ => None,
         }
     }
 }
 
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
-        json_response(self.status(), &json!({ "error": self.to_string() }))
+        let mut r = json_response(self.status(), &json!({ "error": self.to_string() }));
+        if let Some(s) = self.retry_after() {
+            r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(s));
+        }
+        r
     }
 }

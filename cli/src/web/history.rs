@@ -178,6 +178,10 @@ impl History {
     }
 
     fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // Only SQLite calls run under this lock, each in its own transaction:
+        // a panic between them leaves the file whole (SQLite rolls an
+        // unfinished transaction back), so a poisoned lock still holds a
+        // usable connection.
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }
 

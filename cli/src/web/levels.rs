@@ -62,19 +62,46 @@ pub fn level(game: &str, name: &str, models: &dyn PolicyLoader) -> Option<Level>
     levels(game, models).into_iter().find(|l| l.name == name)
 }
 
-/// The bot of a level's `spec` in `game`, and the spec it plays: `heuristic`
-/// when that bot fails to load (a damaged shipped model), so a level always plays.
+/// The bot of a level's `spec` in `game`; the reason, naming the level, when
+/// it cannot be built here (a damaged or missing model): a level never plays
+/// another bot in its place.
 pub fn level_bot<G: Game>(
     factory: &AgentFactory<'_>,
+    level: &str,
     spec: &AgentSpec,
     game: &G,
-) -> (Box<dyn Agent<ViewOf<G>>>, AgentSpec) {
-    match factory.build(spec, game) {
-        Ok(bot) => (bot, spec.clone()),
-        Err(_) => {
-            (factory.build(&AgentSpec::Heuristic, game).expect("heuristic plays every game"), AgentSpec::Heuristic)
+) -> Result<Box<dyn Agent<ViewOf<G>>>, String> {
+    factory.build(spec, game).map_err(|e| unavailable(level, &e.to_string()))
+}
+
+/// The message of a level that cannot play here.
+pub fn unavailable(level: &str, why: &str) -> String {
+    format!("the level `{level}` is unavailable on this server: {why}")
+}
+
+/// Why each level of each registered game cannot play here (a level missing
+/// from the map plays): every level's bot is built once, as the server starts.
+pub fn check_all(models: &dyn PolicyLoader) -> std::collections::HashMap<(&'static str, &'static str), String> {
+    struct Check<'a>(&'a dyn PolicyLoader);
+    impl bones_env::registry::GameVisitor for Check<'_> {
+        type Output = Vec<(&'static str, String)>;
+        fn visit<G: Game>(self, game: G) -> Self::Output {
+            let factory = AgentFactory::with_models(self.0);
+            levels(game.name(), self.0)
+                .into_iter()
+                .filter_map(|l| factory.build(&l.spec, &game).err().map(|e| (l.name, e.to_string())))
+                .collect()
         }
     }
+    let mut out = std::collections::HashMap::new();
+    for g in bones_env::GAMES.iter() {
+        if let Ok(game) = bones_env::registry::AnyGame::new(g.name, None, None) {
+            for (level, why) in game.visit(Check(models)) {
+                out.insert((g.name, level), why);
+            }
+        }
+    }
+    out
 }
 
 /// What a request picked for a role: a level by name, or an agent spec.

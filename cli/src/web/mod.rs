@@ -23,7 +23,16 @@
 //! ([`session`]); a hint is made from the person's view only, and a review
 //! only of a hand that is over. Bad requests get a 4xx answer
 //! `{"error":"…"}` ([`WebError`]). Games are dropped when left idle, and at
-//! most `max_games` are open ([`store`]). Bots run on tokio's blocking threads.
+//! most `max_games` are open, `per_client_games` from one address ([`store`]).
+//!
+//! Nothing a request does takes the server down: a spec is accepted only
+//! within the server's [`Limits`] (worlds, pool, exact); bots think on a
+//! bounded pool of the server's own ([`pool`]: a full queue or a long wait is
+//! a 503 with a Retry-After) while state reads answer from the game's last
+//! state without waiting; a bot that fails or panics ends its game with a
+//! message naming it, and the server goes on; connections and request rates
+//! are bounded per address ([`guard`]); a request body must arrive within
+//! `body_timeout`.
 //!
 //! ```no_run
 //! let server = bones_cli::web::start(bones_cli::web::WebConfig::default()).unwrap();
@@ -34,10 +43,12 @@
 pub mod assets;
 pub mod deals;
 pub mod error;
+pub mod guard;
 pub mod history;
 pub mod layout;
 pub mod levels;
 pub mod models;
+pub mod pool;
 pub mod replay;
 pub mod session;
 pub mod store;
@@ -47,22 +58,26 @@ pub use error::WebError;
 pub use history::{History, HistoryError};
 pub use session::{Defaults, NewGame, Session};
 
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, RawQuery, State};
+use axum::body::Body;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, RawQuery, Request, State};
 use axum::http::{StatusCode, Uri};
-use axum::response::Response;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use bones_agents::spec::grammar;
+use bones_agents::Limits;
 use error::json_response;
+use guard::{Client, GuardedListener, RateLimiter};
 use levels::{Pick, DEFAULT_LEVEL};
 use models::SharedModels;
+use pool::ThinkPool;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use store::Store;
+use store::{Game, Store};
 
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -80,12 +95,38 @@ pub struct WebConfig {
     pub idle_timeout: Duration,
     /// Games open at most at once.
     pub max_games: usize,
+    /// Games open at most at once from one client address.
+    pub per_client_games: usize,
     /// The SQLite file finished games are stored in (`None`: none are kept).
     pub history: Option<std::path::PathBuf>,
     /// The folder whose models (`model:PATH`, `onnx:PATH`, `search`'s
     /// `model=PATH`) a request may name; `None`: no path is accepted. Specs
     /// that run programs (`exec:`) are refused over the network whatever it is.
     pub models: Option<std::path::PathBuf>,
+    /// The folder of the shipped models the levels play (`GAME/` in it;
+    /// default: where `bones` finds them; `None`: none, the levels play
+    /// without networks).
+    pub shipped_models: Option<std::path::PathBuf>,
+    /// The most a request's agent spec may ask for per decision.
+    pub limits: Limits,
+    /// Threads the bots think on (0: one per core).
+    pub think_threads: usize,
+    /// Requests waiting for the bots at most (more are answered 503).
+    pub think_queue: usize,
+    /// The longest a request waits for the bots before it is answered 503.
+    pub think_wait: Duration,
+    /// API requests a second per client address on average (0: no limit).
+    pub rate: u32,
+    /// API requests one address may make at once before the rate applies.
+    pub burst: u32,
+    /// Connections open at most at once.
+    pub max_connections: usize,
+    /// Connections open at most at once from one address.
+    pub per_client_connections: usize,
+    /// A connection with no traffic for this long is closed.
+    pub connection_idle: Duration,
+    /// A request body must arrive within this long.
+    pub body_timeout: Duration,
 }
 
 impl Default for WebConfig {
@@ -96,10 +137,27 @@ impl Default for WebConfig {
             defaults: Defaults::default(),
             idle_timeout: Duration::from_secs(3600),
             max_games: 1000,
+            per_client_games: 20,
             history: None,
-            models: bones_policy::agent::shipped_model("texas42").and_then(|p| p.parent().map(|p| p.to_path_buf())),
+            models: shipped_dir(),
+            shipped_models: shipped_dir(),
+            limits: Limits::default(),
+            think_threads: 0,
+            think_queue: 64,
+            think_wait: Duration::from_secs(10),
+            rate: 20,
+            burst: 60,
+            max_connections: 1024,
+            per_client_connections: 32,
+            connection_idle: Duration::from_secs(120),
+            body_timeout: Duration::from_secs(10),
         }
     }
+}
+
+/// The folder `bones` finds the shipped models in.
+fn shipped_dir() -> Option<std::path::PathBuf> {
+    bones_policy::agent::shipped_model("texas42").and_then(|p| p.parent().map(|p| p.to_path_buf()))
 }
 
 /// Why a server could not start.
@@ -125,10 +183,16 @@ pub enum StartError {
 struct App {
     store: Store,
     defaults: Defaults,
-    models: SharedModels,
+    models: Arc<SharedModels>,
     /// The folder whose models a request may name.
     models_dir: Option<std::path::PathBuf>,
     history: Option<History>,
+    limits: Limits,
+    pool: ThinkPool,
+    rate: RateLimiter,
+    body_timeout: Duration,
+    /// Why each level that cannot play here cannot (by game and level).
+    unavailable: HashMap<(&'static str, &'static str), String>,
 }
 
 /// A running server (on its own thread).
@@ -185,22 +249,37 @@ pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
         std::net::TcpListener::bind(&addr).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
     listener.set_nonblocking(true).map_err(|error| StartError::Listen { addr: addr.clone(), error })?;
     let bound = listener.local_addr().map_err(|error| StartError::Listen { addr, error })?;
+    // The async threads only route and read; bots think on the pool, and the
+    // blocking threads only touch the history file.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .worker_threads(2)
+        .max_blocking_threads(8)
         .thread_name("bones-web")
         .build()
         .map_err(StartError::Runtime)?;
+    let threads = match config.think_threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let models = Arc::new(SharedModels::new(config.shipped_models));
     let app = Arc::new(App {
-        store: Store::new(config.idle_timeout, config.max_games),
+        store: Store::new(config.idle_timeout, config.max_games, config.per_client_games),
         defaults: config.defaults,
-        models: SharedModels::new(),
+        unavailable: levels::check_all(models.as_ref()),
+        models,
         models_dir: config.models,
         history,
+        limits: config.limits,
+        pool: ThinkPool::new(threads, config.think_queue, config.think_wait).map_err(StartError::Runtime)?,
+        rate: RateLimiter::new(config.rate, config.burst),
+        body_timeout: config.body_timeout,
     });
     let listener = {
         let _in_runtime = runtime.enter();
-        tokio::net::TcpListener::from_std(listener)
-            .map_err(|error| StartError::Listen { addr: bound.to_string(), error })?
+        let listener = tokio::net::TcpListener::from_std(listener)
+            .map_err(|error| StartError::Listen { addr: bound.to_string(), error })?;
+        GuardedListener::new(listener, config.max_connections, config.per_client_connections, config.connection_idle)
     };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::Builder::new()
@@ -208,7 +287,8 @@ pub fn start(config: WebConfig) -> Result<WebServer, StartError> {
         .spawn(move || {
             runtime.block_on(async move {
                 let sweeper = tokio::spawn(sweep(app.clone()));
-                let served = axum::serve(listener, router(app)).with_graceful_shutdown(async {
+                let service = router(app).into_make_service_with_connect_info::<Client>();
+                let served = axum::serve(listener, service).with_graceful_shutdown(async {
                     let _ = stopped.await;
                 });
                 if let Err(e) = served.await {
@@ -227,6 +307,7 @@ async fn sweep(app: Arc<App>) {
     loop {
         tokio::time::sleep(period).await;
         app.store.sweep();
+        app.rate.sweep();
     }
 }
 
@@ -250,30 +331,71 @@ fn router(app: Arc<App>) -> Router {
         .method_not_allowed_fallback(|uri: Uri| async move {
             WebError::Http { status: 405, message: format!("method not allowed on {}", uri.path()) }
         })
+        .layer(axum::middleware::from_fn_with_state(app.clone(), rate_limit))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(app)
 }
 
-/// The body as JSON.
-fn body_json(body: Result<Bytes, BytesRejection>) -> Result<Value, WebError> {
-    let bytes = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            WebError::TooLarge(MAX_BODY)
-        } else {
-            WebError::Http { status: e.status().as_u16(), message: e.body_text() }
+/// Refuses an API request past its address's rate (the page's files are not counted).
+async fn rate_limit(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<Client>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if request.uri().path().starts_with("/api/") {
+        if let Err(retry_after) = app.rate.take(client.0) {
+            return WebError::RateLimited { per_s: app.rate.per_s(), retry_after }.into_response();
         }
+    }
+    next.run(request).await
+}
+
+/// The body as JSON: at most [`MAX_BODY`] bytes, arriving within the
+/// server's body timeout.
+async fn body_json(app: &App, body: Body) -> Result<Value, WebError> {
+    let read = tokio::time::timeout(app.body_timeout, axum::body::to_bytes(body, MAX_BODY)).await.map_err(|_| {
+        WebError::Http {
+            status: 408,
+            message: format!("the request body did not arrive within {} s", app.body_timeout.as_secs_f64()),
+        }
+    })?;
+    let bytes = read.map_err(|e| {
+        let mut source: Option<&dyn std::error::Error> = Some(&e);
+        while let Some(err) = source {
+            if err.to_string().contains("length limit exceeded") {
+                return WebError::TooLarge(MAX_BODY);
+            }
+            source = err.source();
+        }
+        WebError::Http { status: 400, message: format!("cannot read the request body: {e}") }
     })?;
     serde_json::from_slice(&bytes).map_err(|e| WebError::Json(e.to_string()))
 }
 
-/// A blocking job (bots thinking) off the async threads; a panic is an internal error.
+/// A blocking job that does not think (the history file) off the async threads.
 async fn blocking<T: Send + 'static>(job: impl FnOnce() -> T + Send + 'static) -> Result<T, WebError> {
-    tokio::task::spawn_blocking(job).await.map_err(|e| WebError::Internal(format!("a game failed: {e}")))
+    tokio::task::spawn_blocking(job).await.map_err(|e| WebError::Internal(format!("a request failed: {e}")))
 }
 
-/// A game, locked (a game whose bot panicked is dropped, so a poisoned lock is never used to play on).
-fn lock(slot: &store::Slot) -> std::sync::MutexGuard<'_, Box<dyn Session>> {
-    slot.lock().unwrap_or_else(|e| e.into_inner())
+/// Runs `job` on game `id` on the bots' pool; a bot that failed (or a panic)
+/// ends the game: it is dropped, and the answer says why.
+async fn on_game<T: Send + 'static>(
+    app: &Arc<App>,
+    id: &str,
+    job: impl FnOnce(&Game) -> Result<T, WebError> + Send + 'static,
+) -> Result<T, WebError> {
+    let slot = app.store.get(id)?;
+    let out = app.pool.run(move || job(&slot)).await;
+    match out {
+        Ok(Ok(x)) => Ok(x),
+        Err(e @ WebError::BotFailed(_)) | Ok(Err(e @ WebError::BotFailed(_))) => {
+            eprintln!("error: game {id}: {e}");
+            app.store.remove(id);
+            Err(e)
+        }
+        Err(e) | Ok(Err(e)) => Err(e),
+    }
 }
 
 /// `GET /api/info`: the games, their strength levels and the agent specs the page offers.
@@ -284,9 +406,13 @@ async fn info(State(app): State<Arc<App>>) -> Response {
         .collect();
     let mut levels = serde_json::Map::new();
     for g in bones_env::GAMES.iter() {
-        let list: Vec<Value> = levels::levels(g.name, &app.models)
+        let list: Vec<Value> = levels::levels(g.name, app.models.as_ref())
             .iter()
-            .map(|l| json!({"name": l.name, "label": l.label, "about": l.about, "spec": l.spec.to_string()}))
+            .map(|l| {
+                let why = app.unavailable.get(&(g.name, l.name));
+                json!({"name": l.name, "label": l.label, "about": l.about, "spec": l.spec.to_string(),
+                       "available": why.is_none(), "unavailable": why})
+            })
             .collect();
         levels.insert(g.name.to_string(), Value::Array(list));
     }
@@ -305,32 +431,47 @@ async fn info(State(app): State<Arc<App>>) -> Response {
             "defaults": {"opponents": pick(&app.defaults.opponents), "partner": pick(&app.defaults.partner)},
             "history": app.history.is_some(),
             "idle_timeout_s": app.store.idle().as_secs_f64(),
+            "limits": {"worlds": app.limits.worlds, "pool": app.limits.pool, "exact": app.limits.exact,
+                       "think_threads": app.pool.threads(), "rate_per_s": app.rate.per_s()},
         }),
     )
 }
 
 /// `POST /api/games`.
-async fn create(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, WebError> {
-    let req = NewGame::parse(&body_json(body)?)?;
-    req.check_remote(app.models_dir.as_deref())?;
-    app.store.check_room()?;
+async fn create(
+    State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<Client>,
+    body: Body,
+) -> Result<Response, WebError> {
+    let req = NewGame::parse(&body_json(&app, body).await?)?;
+    req.check_remote(app.models_dir.as_deref(), &app.limits)?;
+    for (key, pick) in [("opponents", &req.opponents), ("partner", &req.partner)] {
+        if let Some(Pick::Level(level)) = pick {
+            if let Some(why) = app.unavailable.get(&(req.game.name(), *level)) {
+                return Err(WebError::Agent { key, message: levels::unavailable(level, why) });
+            }
+        }
+    }
+    app.store.check_room(client.0)?;
     let shared = app.clone();
-    let session = blocking(move || {
-        let mut session = session::create(req, &shared.defaults, &shared.models)?;
-        store_if_finished(&shared, session.as_mut());
-        Ok::<_, WebError>(session)
-    })
-    .await??;
-    let state = session.state();
-    let id = app.store.insert(session)?;
-    Ok(json_response(StatusCode::CREATED, &json!({"id": id, "state": state})))
+    let session = app
+        .pool
+        .run(move || {
+            let mut session = session::create(req, &shared.defaults, shared.models.as_ref())?;
+            store_if_finished(&shared, session.as_mut());
+            Ok::<_, WebError>(session)
+        })
+        .await??;
+    let game = Game::new(session, client.0);
+    let state = game.state();
+    let id = app.store.insert(game)?;
+    Ok(json_response(StatusCode::CREATED, &json!({"id": id, "state": *state})))
 }
 
-/// `GET /api/games/{id}`.
+/// `GET /api/games/{id}`: the state as of the game's last change (it never waits for the bots).
 async fn state(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
     let slot = app.store.get(&id)?;
-    let state = blocking(move || lock(&slot).state()).await?;
-    Ok(json_response(StatusCode::OK, &state))
+    Ok(json_response(StatusCode::OK, &slot.state()))
 }
 
 /// `DELETE /api/games/{id}`.
@@ -341,30 +482,18 @@ async fn drop_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Resul
 }
 
 /// `POST /api/games/{id}/actions`.
-async fn act(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, WebError> {
-    let (action, ply) = action_of(&body_json(body)?)?;
-    let slot = app.store.get(&id)?;
+async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Body) -> Result<Response, WebError> {
+    let (action, ply) = action_of(&body_json(&app, body).await?)?;
     let shared = app.clone();
-    let played = blocking(move || {
-        let mut session = lock(&slot);
-        session.play(&action, ply, &shared.models)?;
+    let state = on_game(&app, &id, move |game| {
+        let mut session = game.lock()?;
+        let played = session.play(&action, ply, shared.models.as_ref());
         store_if_finished(&shared, session.as_mut());
-        Ok(session.state())
+        let state = game.refresh(session.as_ref());
+        played.map(|()| state)
     })
-    .await;
-    match played {
-        Ok(Ok(state)) => Ok(json_response(StatusCode::OK, &state)),
-        Ok(Err(e)) => Err(e),
-        // A game whose bot panicked is not left half-played.
-        Err(e) => {
-            app.store.remove(&id);
-            Err(e)
-        }
-    }
+    .await?;
+    Ok(json_response(StatusCode::OK, &state))
 }
 
 /// Stores the game in the history once it is over (once). The person has the
@@ -423,9 +552,14 @@ async fn hint(
     RawQuery(raw): RawQuery,
 ) -> Result<Response, WebError> {
     let level = query(raw, &["level"])?.into_iter().next().map(|(_, v)| v);
-    let slot = app.store.get(&id)?;
     let shared = app.clone();
-    let answer = blocking(move || lock(&slot).hint(level.as_deref(), &shared.models)).await??;
+    let answer = on_game(&app, &id, move |game| {
+        let mut session = game.lock()?;
+        let hint = session.hint(level.as_deref(), shared.models.as_ref());
+        game.refresh(session.as_ref());
+        hint
+    })
+    .await?;
     Ok(json_response(StatusCode::OK, &answer))
 }
 
@@ -438,14 +572,14 @@ async fn review(State(app): State<Arc<App>>, Path((id, deal)): Path<(String, Str
         ))
     })?;
     let slot = app.store.get(&id)?;
-    let answer = blocking(move || lock(&slot).review(deal)).await??;
-    Ok(json_response(StatusCode::OK, &answer))
+    Ok(json_response(StatusCode::OK, &session::review_of(&slot.state(), deal)?))
 }
 
 /// `POST /api/replay`: every position of a finished game's record.
-async fn replay_game(State(app): State<Arc<App>>, body: Result<Bytes, BytesRejection>) -> Result<Response, WebError> {
-    let record = body_json(body)?;
-    let answer = blocking(move || replay::replay(&record, &app.models)).await??;
+async fn replay_game(State(app): State<Arc<App>>, body: Body) -> Result<Response, WebError> {
+    let record = body_json(&app, body).await?;
+    let models = app.models.clone();
+    let answer = app.pool.run(move || replay::replay(&record, models.as_ref())).await??;
     Ok(json_response(StatusCode::OK, &answer))
 }
 

@@ -1,6 +1,8 @@
 //! Trained policies shared by the games of a server: each `model:PATH` is
 //! loaded once and every bot playing it asks the same network (one decision at
-//! a time), so an open game costs no copy of the weights.
+//! a time), so an open game costs no copy of the weights. A network that
+//! panicked while one bot asked it is never asked again: the bots holding it
+//! fail (their games end, saying why) and the next game loads it afresh.
 
 use bones_agents::{AgentRng, Policy, PolicyLoader};
 use bones_env::{Action, ActionMask};
@@ -19,21 +21,27 @@ type SharedAgent = Arc<Mutex<PolicyAgent>>;
 #[derive(Default)]
 pub struct SharedModels {
     loaded: Mutex<HashMap<(PathBuf, String), SharedAgent>>,
+    /// The folder of the shipped models (`GAME/` in it), if any.
+    shipped: Option<PathBuf>,
 }
 
 impl SharedModels {
-    /// An empty cache.
-    pub fn new() -> SharedModels {
-        SharedModels::default()
+    /// An empty cache whose shipped models are `shipped/GAME` (`None`: none).
+    pub fn new(shipped: Option<PathBuf>) -> SharedModels {
+        SharedModels { loaded: Mutex::default(), shipped }
     }
 }
 
 impl PolicyLoader for SharedModels {
     fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String> {
         let key = (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), game.to_string());
+        // Only the map's own methods run under this lock: a poisoned one still holds a whole map.
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(agent) = loaded.get(&key) {
-            return Ok(Box::new(Shared(agent.clone())));
+            if !agent.is_poisoned() {
+                return Ok(Box::new(Shared(agent.clone())));
+            }
+            loaded.remove(&key);
         }
         let agent = Arc::new(Mutex::new(PolicyAgent::load(path, game, obs_len, num_actions)?));
         if loaded.len() < MAX_MODELS {
@@ -55,19 +63,34 @@ impl PolicyLoader for SharedModels {
     }
 
     fn shipped(&self, game: &str) -> Option<PathBuf> {
-        bones_policy::agent::shipped_model(game)
+        self.shipped.as_ref().map(|dir| dir.join(game)).filter(|p| p.is_dir())
     }
 }
 
 /// One bot's handle on a shared policy.
 struct Shared(SharedAgent);
 
+/// Why a shared network whose lock is poisoned is not asked.
+const POISONED: &str = "the shared network failed (panicked) in another game, so it is not used again by this game";
+
+impl Shared {
+    fn agent(&self) -> Result<std::sync::MutexGuard<'_, PolicyAgent>, String> {
+        self.0.lock().map_err(|_| POISONED.to_string())
+    }
+}
+
 impl Policy for Shared {
+    /// Panics when the network failed in another game (the bot's driver
+    /// contains it and ends the game, saying why).
     fn decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Action {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).decide(obs, legal, rng)
+        self.try_decide(obs, legal, rng).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn try_decide(&mut self, obs: &[f32], legal: ActionMask, rng: &mut AgentRng) -> Result<Action, String> {
+        Ok(self.agent()?.decide(obs, legal, rng))
     }
 
     fn logits(&mut self, obs: &[f32], rows: usize) -> Vec<f32> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).logits(obs, rows)
+        self.agent().unwrap_or_else(|e| panic!("{e}")).logits(obs, rows)
     }
 }

@@ -16,7 +16,9 @@ use super::error::WebError;
 use super::history::Finished;
 use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
 use super::table;
-use bones_agents::{legal_prob, Agent, AgentFactory, AgentRng, Bare, PolicyLoader, Table, ViewOf};
+use bones_agents::{
+    explain_contained, legal_prob, Agent, AgentFactory, AgentRng, Bare, PolicyLoader, Refusal, Table, ViewOf,
+};
 use bones_env::record::kind;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::replay::GameRecord;
@@ -43,8 +45,6 @@ pub trait Session: Send {
     /// move (and the level's values where it weighs moves by one); the game is
     /// not changed, but the hint is counted (once per position).
     fn hint(&mut self, level: Option<&str>, models: &dyn PolicyLoader) -> Result<Value, WebError>;
-    /// The review of finished deal `deal` (0-based).
-    fn review(&self, deal: usize) -> Result<Value, WebError>;
     /// The finished game for the history: once, the first time it is asked
     /// after the game is over.
     fn finished(&mut self) -> Option<Finished>;
@@ -69,12 +69,19 @@ pub struct NewGame {
 
 impl NewGame {
     /// Refuses the specs a request named that may not be built from the
-    /// network: `exec:`, and model paths outside `models_dir`
-    /// ([`AgentSpec::check_remote`](bones_agents::AgentSpec::check_remote)).
-    pub fn check_remote(&self, models_dir: Option<&std::path::Path>) -> Result<(), WebError> {
+    /// network: `exec:`, model paths outside `models_dir`
+    /// ([`AgentSpec::check_remote`](bones_agents::AgentSpec::check_remote)),
+    /// and specs that ask for more than `limits`
+    /// ([`AgentSpec::check_limits`](bones_agents::AgentSpec::check_limits)).
+    pub fn check_remote(
+        &self,
+        models_dir: Option<&std::path::Path>,
+        limits: &bones_agents::Limits,
+    ) -> Result<(), WebError> {
         for (key, pick) in [("opponents", &self.opponents), ("partner", &self.partner)] {
             if let Some(Pick::Spec(spec)) = pick {
-                spec.check_remote(models_dir).map_err(|e| WebError::Agent { key, message: e.to_string() })?;
+                let checked = spec.check_remote(models_dir).and_then(|()| spec.check_limits(limits));
+                checked.map_err(|e| WebError::Agent { key, message: e.to_string() })?;
             }
         }
         Ok(())
@@ -176,6 +183,23 @@ impl NewGame {
     }
 }
 
+/// The review of finished deal `deal` (0-based) of a game whose state is
+/// `state` (the finished deals and their reviews are part of it, so a review
+/// is read without waiting for the bots).
+pub fn review_of(state: &Value, deal: usize) -> Result<Value, WebError> {
+    let deals = state["deals"].as_array().map_or(&[][..], |d| d.as_slice());
+    if let Some(d) = deals.get(deal) {
+        return Ok(json!({"deal": deal, "review": d["review"]}));
+    }
+    if deal == deals.len() && state["done"] == json!(false) {
+        return Err(WebError::NotYet(format!("hand {} is not over yet: its review comes once it is over", deal + 1)));
+    }
+    Err(WebError::Http {
+        status: 404,
+        message: format!("no hand {} in this game: {} finished so far", deal.saturating_add(1), deals.len()),
+    })
+}
+
 /// Whether two seats play for the same side.
 fn same_side(game: &AnyGame, a: usize, b: usize) -> bool {
     struct Same(usize, usize);
@@ -219,10 +243,11 @@ impl GameVisitor for Create<'_> {
             let (key, pick) =
                 if game.team_of(s) == game.team_of(seat) { ("partner", &partner) } else { ("opponents", &opponents) };
             let spec = pick.spec(game.name(), self.models);
-            let (bot, spec) = match pick {
-                Pick::Level(_) => levels::level_bot(&factory, &spec, &game),
+            let bot = match pick {
+                Pick::Level(level) => levels::level_bot(&factory, level, &spec, &game)
+                    .map_err(|message| WebError::Agent { key, message })?,
                 Pick::Spec(_) => {
-                    (factory.build(&spec, &game).map_err(|e| WebError::Agent { key, message: e.to_string() })?, spec)
+                    factory.build(&spec, &game).map_err(|e| WebError::Agent { key, message: e.to_string() })?
                 }
             };
             bots[s] = Some(bot);
@@ -296,7 +321,12 @@ impl<G: Game> Play<G> {
         let Play { table, log, agents, .. } = self;
         table.advance_with(|p| log.observe(p, models)).map_err(|e| {
             let who = agents[e.seat].as_deref().unwrap_or("?");
-            WebError::Internal(format!("the bot ({who}): {e}"))
+            WebError::BotFailed(match &e.refusal {
+                Refusal::Failed(f) => format!("the bot `{who}` at seat {} failed: {f}", e.seat),
+                Refusal::Board { reason, .. } => {
+                    format!("the bot `{who}` at seat {} chose an illegal action: {reason}", e.seat)
+                }
+            })
         })
     }
 
@@ -425,11 +455,14 @@ impl<G: Game> Session for Play<G> {
         let game = self.table.game();
         let level = levels::level(game.name(), name, models).expect("every game has every level");
         let factory = AgentFactory::with_models(models);
-        let (mut agent, spec) = levels::level_bot(&factory, &level.spec, game);
+        let spec = level.spec;
+        let mut agent = levels::level_bot(&factory, name, &spec, game)
+            .map_err(|message| WebError::Agent { key: "level", message })?;
         let view = self.table.state().view(self.seat);
         let ply = self.table.history().len();
         let mut rng = AgentRng::seed_from_u64(mix64(self.seed ^ mix64(ply as u64 ^ 0x6869_6e74)));
-        let explained = agent.explain(&view, &mut rng);
+        let explained = explain_contained(&mut agent, &view, &mut rng)
+            .map_err(|f| WebError::BotFailed(format!("the hint's bot `{spec}` failed: {f}")))?;
         let probs = self.network_probs(&view, models);
         let values = explained.values.as_ref();
         let moves: Vec<Value> = view
@@ -459,23 +492,6 @@ impl<G: Game> Session for Play<G> {
             "value_unit": values.map(|v| v.unit.clone()),
             "hints": self.hints.len(),
         }))
-    }
-
-    fn review(&self, deal: usize) -> Result<Value, WebError> {
-        let deals = &self.log.deals;
-        if let Some(d) = deals.get(deal) {
-            return Ok(json!({"deal": deal, "review": d["review"]}));
-        }
-        if deal == deals.len() && self.table.to_move().is_some() {
-            return Err(WebError::NotYet(format!(
-                "hand {} is not over yet: its review comes once it is over",
-                deal + 1
-            )));
-        }
-        Err(WebError::Http {
-            status: 404,
-            message: format!("no hand {} in this game: {} finished so far", deal + 1, deals.len()),
-        })
     }
 
     fn finished(&mut self) -> Option<Finished> {
