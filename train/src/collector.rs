@@ -8,7 +8,7 @@ use crate::bidding::BidLog;
 use crate::checkpoint::RunState;
 use crate::config::TrainConfig;
 use crate::critic::{critic_values, write_oracle, Critic, ORACLE_LEN};
-use crate::error::TrainError;
+use crate::error::{ShardError, TrainError};
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
 use bones_agents::{Agent, AgentFailure, AgentRng, ViewOf};
@@ -74,6 +74,41 @@ impl Dims {
 impl Episodes {
     fn new(num_envs: usize) -> Episodes {
         Episodes { steps: vec![0; num_envs], ..Episodes::default() }
+    }
+
+    /// Checks the counts of a shard of `games` games that stepped
+    /// `num_steps` times (a remote worker's): a decision of every game at
+    /// every step, as many hands as finished games, no more of them than
+    /// decisions, games against a snapshot among them, a finite return.
+    pub fn check(&self, games: usize, num_steps: usize) -> Result<(), ShardError> {
+        let bad = |field, value: &dyn ToString, expected: String| {
+            Err(ShardError::Episodes { field, value: value.to_string(), expected })
+        };
+        let decisions = (games as u64).saturating_mul(num_steps as u64);
+        if self.steps.len() != games {
+            return bad("steps", &self.steps.len(), format!("{games} entries (one per game of the shard)"));
+        }
+        if self.decisions != decisions {
+            return bad("decisions", &self.decisions, format!("{decisions} (`num_steps` × the shard's {games} games)"));
+        }
+        if self.finished > decisions {
+            return bad("finished", &self.finished, format!("at most {decisions} (one per decision)"));
+        }
+        if self.hands != self.finished {
+            return bad("hands", &self.hands, format!("{} (`finished`: every finished game is a hand)", self.finished));
+        }
+        if self.against_pool > self.finished {
+            return bad("against_pool", &self.against_pool, format!("at most {} (`finished`)", self.finished));
+        }
+        if !(self.finished..=decisions).contains(&self.length_sum) {
+            let expected =
+                format!("{} to {decisions} (at least a step per finished game, at most the decisions)", self.finished);
+            return bad("length_sum", &self.length_sum, expected);
+        }
+        if !self.return_sum.is_finite() {
+            return bad("return_sum", &self.return_sum, "a finite number".into());
+        }
+        Ok(())
     }
 
     /// Adds another shard's counts to these.
@@ -302,7 +337,9 @@ impl<G: Game> Collector<G> {
                 (0..pool_envs).for_each(|env| log.mix(env));
             }
             self.envs.step(&actions).expect("sampled actions are legal");
-            self.decisions += n as u64;
+            // The agents' stream step: weights sent to a remote worker may
+            // start it anywhere, so it wraps rather than overflow.
+            self.decisions = self.decisions.wrapping_add(n as u64);
             episodes.decisions += n as u64;
             self.credit_rewards(pool_envs, &mut episodes);
         }

@@ -8,7 +8,7 @@
 
 use bones_agents::arena::{ArenaError, EvalReport};
 use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
-use bones_agents::{AgentFactory, AgentFailure, AgentSpec, Amount, EvalOptions};
+use bones_agents::{AgentFactory, AgentFailure, AgentSpec, Amount, EvalOptions, SpecError};
 use bones_env::{Action, Game};
 use bones_policy::inference::{decide, Actor};
 use bones_policy::sparse::SparseRows;
@@ -38,6 +38,15 @@ impl EvalOpponent {
             EvalOpponent::Heuristic => AgentSpec::Heuristic,
         }
     }
+}
+
+/// Whether `error`, from evaluating against `opponent`, only says that the
+/// game has no such opponent (a game without a heuristic player): that
+/// baseline is left out, and the others are evaluated. Any other error is a
+/// failed evaluation.
+pub fn not_played(opponent: EvalOpponent, error: &ArenaError) -> bool {
+    let spec = opponent.spec().to_string();
+    matches!(error, ArenaError::Spec(SpecError::WrongGame { spec: s, .. }) if *s == spec)
 }
 
 /// Result of an evaluation.
@@ -79,7 +88,8 @@ impl BatchPolicy for Greedy<'_> {
 /// Plays `deals` duplicate deals of single hands from base seed `seed` (the
 /// arena's deal stream): each deal once for every side with the policy
 /// (greedy) on that side and `opponent` on the others. Fails when the game has
-/// no such opponent (a game without a heuristic player) or `deals` is 0.
+/// no such opponent (a game without a heuristic player: [`not_played`]) or
+/// `deals` is 0.
 pub fn evaluate<G: Game>(
     game: &G,
     actor: &Actor,
@@ -93,4 +103,32 @@ pub fn evaluate<G: Game>(
     let policy = Entrant::Batched { name: "policy".into(), policy: &mut Greedy(actor) };
     let report = batched::evaluate(game, [policy, Entrant::Spec(&spec)], &AgentFactory::new(), &opts, &|_| {})?;
     Ok(EvalResult::of(report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_game_without_the_baseline_is_left_unevaluated() {
+        let wrong_game = |spec: &str| {
+            ArenaError::Spec(SpecError::WrongGame {
+                spec: spec.into(),
+                game: "highcard",
+                reason: "no such player".into(),
+            })
+        };
+        assert!(not_played(EvalOpponent::Heuristic, &wrong_game("heuristic")));
+        // The policy's side failing to build, or the other baseline, is a failure.
+        assert!(!not_played(EvalOpponent::Random, &wrong_game("heuristic")));
+        assert!(!not_played(EvalOpponent::Heuristic, &wrong_game("policy")));
+        let failure = AgentFailure { what: "returned 0 actions".into(), got: "0".into(), expected: "1".into() };
+        for other in [
+            ArenaError::Empty,
+            ArenaError::BatchFailed { agent: "policy".into(), rows: 1, failure: Box::new(failure) },
+            ArenaError::Spec(SpecError::BadOption { spec: "heuristic".into(), reason: "bad".into() }),
+        ] {
+            assert!(!not_played(EvalOpponent::Heuristic, &other), "{other}");
+        }
+    }
 }

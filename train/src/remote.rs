@@ -23,15 +23,25 @@
 //! is counted. Each set of weights plays one rollout, and the learner refuses a
 //! shard of another update, a second shard of one worker, and bytes of another
 //! run, so no rollout is counted twice.
+//!
+//! A shard that decodes is not trusted: before anything is counted the learner
+//! checks all of it (the rollout's sizes, every index in it, its legal masks,
+//! its numbers, its chains of decisions, the games' counts, the profile and
+//! the random stream; [`UncheckedRollout::check`]), and refuses an
+//! inconsistent one with [`TrainError::Shard`], which names the shard, its
+//! worker, the field and what was expected. A refused update counts nothing
+//! and the learner stays ready for the same update, so a driver can replace
+//! the worker whose shard was bad and try again.
 
 use crate::checkpoint::{self, critic_config, policy_config, RunState};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
+pub use crate::error::ShardError;
 use crate::error::TrainError;
 use crate::learner::{load_record, Learner as Nets};
 use crate::profile::{Phase, Profile};
-use crate::rollout::Rollout;
+use crate::rollout::{RolloutShape, UncheckedRollout};
 use crate::training::{merge, Run, Summary};
 use crate::worker::{rollout_stream, shard_games, Shard};
 use bones_env::registry::GameVisitor;
@@ -46,6 +56,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+#[cfg(test)]
+mod fuzz;
+
 /// The first bytes of each message: what it is, and the format's version.
 const WEIGHTS_TAG: [u8; 8] = *b"bonesW01";
 const POOL_TAG: [u8; 8] = *b"bonesP01";
@@ -55,9 +68,27 @@ const SHARD_TAG: [u8; 8] = *b"bonesS01";
 /// are refused.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct RunId {
+    #[serde(deserialize_with = "string_in_place")]
     game: String,
     seed: u64,
     workers: usize,
+}
+
+/// A string read where it lies in the message's bytes, then copied: a length
+/// that the bytes do not hold is refused before anything is allocated for it
+/// (bincode's own `String` allocates the length it reads first).
+fn string_in_place<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    struct Text;
+    impl serde::de::Visitor<'_> for Text {
+        type Value = String;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<String, E> {
+            Ok(s.to_owned())
+        }
+    }
+    d.deserialize_str(Text)
 }
 
 impl RunId {
@@ -67,15 +98,16 @@ impl RunId {
 
     /// Refuses `other` (from a message that is a `what`) unless it is this run.
     fn check(&self, other: &RunId, what: &'static str) -> Result<(), TrainError> {
-        if self == other {
-            return Ok(());
-        }
-        Err(TrainError::Wire {
-            what,
-            reason: format!(
+        self.mismatch(other).map_or(Ok(()), |reason| Err(TrainError::Wire { what, reason }))
+    }
+
+    /// Why `other` is not this run, if it is not.
+    fn mismatch(&self, other: &RunId) -> Option<String> {
+        (self != other).then(|| {
+            format!(
                 "they are of a {} run with seed {} and {} workers; this one trains {} with seed {} and {} workers",
                 other.game, other.seed, other.workers, self.game, self.seed, self.workers
-            ),
+            )
         })
     }
 }
@@ -105,13 +137,14 @@ struct PoolMsg {
     policies: Vec<Vec<u8>>,
 }
 
-/// One worker's shard of the rollout of one update.
+/// One worker's shard of the rollout of one update (`R`: a
+/// [`Rollout`](crate::rollout::Rollout) as sent, an [`UncheckedRollout`] as received).
 #[derive(Serialize, Deserialize)]
-struct ShardMsg {
+struct ShardMsg<R> {
     run: RunId,
     worker: usize,
     update: u64,
-    rollout: Rollout,
+    rollout: R,
     episodes: Episodes,
     profile: Profile,
     rng: RngState,
@@ -147,7 +180,11 @@ fn encode<T: Serialize>(tag: [u8; 8], msg: &T) -> Vec<u8> {
 
 /// The message of kind `tag` (a `what`) in `bytes`.
 fn decode<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -> Result<T, TrainError> {
-    let wire = |reason: String| TrainError::Wire { what, reason };
+    decode_reason(tag, what, bytes).map_err(|reason| TrainError::Wire { what, reason })
+}
+
+/// [`decode`], its error the reason alone.
+fn decode_reason<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -> Result<T, String> {
     let Some(body) = bytes.strip_prefix(&tag[..]) else {
         let kind = match bytes.get(..8).and_then(|t| <[u8; 8]>::try_from(t).ok()) {
             Some(WEIGHTS_TAG) => "weights".to_string(),
@@ -155,12 +192,12 @@ fn decode<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -
             Some(SHARD_TAG) => "a rollout shard".to_string(),
             _ => format!("{} bytes that are no message of a Bones learner or worker", bytes.len()),
         };
-        return Err(wire(format!("expected {what}, got {kind}")));
+        return Err(format!("expected {what}, got {kind}"));
     };
     let (msg, used) = bincode::serde::decode_from_slice(body, bincode::config::standard())
-        .map_err(|e| wire(format!("unreadable ({e})")))?;
+        .map_err(|e| format!("unreadable ({e})"))?;
     if used != body.len() {
-        return Err(wire(format!("{} bytes past the end of the message", body.len() - used)));
+        return Err(format!("{} bytes past the end of the message", body.len() - used));
     }
     Ok(msg)
 }
@@ -292,27 +329,18 @@ impl<G: Game> LearnerOf<G> {
 
     /// The shards of the current update, one of every worker, in the workers' order.
     fn shards(&self, shards: &[&[u8]]) -> Result<Vec<Shard>, TrainError> {
-        let (update, workers, dims) = (self.run.state.update, self.id.workers, self.run.dims);
+        let (update, workers) = (self.run.state.update, self.id.workers);
+        let expect = Expect { cfg: &self.run.cfg, id: &self.id, update, dims: self.run.dims };
         let mut got: Vec<Option<Shard>> = (0..workers).map(|_| None).collect();
-        for bytes in shards {
-            let m: ShardMsg = decode(SHARD_TAG, "rollout shard", bytes)?;
-            let bad = |reason: String| TrainError::Wire { what: "rollout shard", reason };
-            self.id.check(&m.run, "rollout shard")?;
-            if m.update != update {
-                return Err(bad(format!("it is of update {}; the learner is at update {update}", m.update)));
-            }
-            let r = &m.rollout;
-            if (r.obs_len, r.num_actions, r.oracle_len) != (dims.obs, dims.actions, dims.oracle) {
-                return Err(bad(format!(
-                    "its rollout has {} observation floats, {} actions and {} oracle floats; the run's have {}, {} and {}",
-                    r.obs_len, r.num_actions, r.oracle_len, dims.obs, dims.actions, dims.oracle
-                )));
-            }
-            let slot = got.get_mut(m.worker).ok_or_else(|| bad(format!("worker {} of {workers}", m.worker)))?;
+        for (index, bytes) in shards.iter().enumerate() {
+            let refused = |(worker, source)| TrainError::Shard { index, given: shards.len(), worker, source };
+            let (worker, shard) = accept(bytes, &expect).map_err(refused)?;
+            // `accept` checked that the run has this worker.
+            let slot = &mut got[worker];
             if slot.is_some() {
-                return Err(bad(format!("two shards of worker {} for update {update}", m.worker)));
+                return Err(refused((Some(worker), ShardError::Duplicate { worker, update })));
             }
-            *slot = Some(Shard { rng: m.rng.restore(), rollout: m.rollout, episodes: m.episodes, profile: m.profile });
+            *slot = Some(shard);
         }
         let missing: Vec<String> =
             got.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(w, _)| w.to_string()).collect();
@@ -324,6 +352,58 @@ impl<G: Game> LearnerOf<G> {
         }
         Ok(got.into_iter().flatten().collect())
     }
+}
+
+/// What the learner expects of a shard: of its run, of the update it is at,
+/// of its sizes.
+struct Expect<'a> {
+    cfg: &'a TrainConfig,
+    id: &'a RunId,
+    update: u64,
+    dims: Dims,
+}
+
+/// The shard in `bytes` and its worker, once it is all checked: a shard of
+/// the expected run, update and a worker the run has, whose rollout, counts,
+/// profile and random stream are consistent with that worker's share of the
+/// games (so nothing the update does with it can go out of bounds). Else why
+/// not, with the worker when that much could be read.
+fn accept(bytes: &[u8], expect: &Expect) -> Result<(usize, Shard), (Option<usize>, ShardError)> {
+    let m: ShardMsg<UncheckedRollout> =
+        decode_reason(SHARD_TAG, "rollout shard", bytes).map_err(|e| (None, ShardError::Unreadable(e)))?;
+    if let Some(reason) = expect.id.mismatch(&m.run) {
+        return Err((None, ShardError::OtherRun(reason)));
+    }
+    let (worker, workers, update) = (m.worker, expect.cfg.run.workers, expect.update);
+    let refuse = |e: ShardError| (Some(worker), e);
+    if worker >= workers {
+        return Err((None, ShardError::Worker { worker, workers }));
+    }
+    if m.update != update {
+        return Err(refuse(ShardError::Update { got: m.update, expected: update }));
+    }
+    let (games, num_steps) = (shard_games(expect.cfg, worker), expect.cfg.ppo.num_steps);
+    let shape = RolloutShape {
+        obs_len: expect.dims.obs,
+        num_actions: expect.dims.actions,
+        oracle_len: expect.dims.oracle,
+        games,
+        players: expect.dims.players,
+        max_steps: games.saturating_mul(num_steps),
+    };
+    let rollout = m.rollout.check(&shape).map_err(|e| refuse(e.into()))?;
+    m.episodes.check(games, num_steps).map_err(refuse)?;
+    let times = Phase::ALL.iter().map(|&p| (p.name(), m.profile.seconds(p)));
+    if let Some((phase, seconds)) =
+        times.chain([("total", m.profile.total)]).find(|(_, s)| !(s.is_finite() && *s >= 0.0))
+    {
+        return Err(refuse(ShardError::Profile { phase, seconds }));
+    }
+    let stream = rollout_stream(expect.cfg, worker, update);
+    if (m.rng.seed, m.rng.stream) != (stream.get_seed(), stream.get_stream()) {
+        return Err(refuse(ShardError::Stream { worker, update }));
+    }
+    Ok((worker, Shard { rng: m.rng.restore(), rollout, episodes: m.episodes, profile: m.profile }))
 }
 
 impl<G: Game> LearnerHalf for LearnerOf<G> {

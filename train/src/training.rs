@@ -27,6 +27,7 @@ use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
 use crate::worker::{rollout_stream, send, shard_games, work, Job, Shard};
+use bones_agents::arena::ArenaError;
 use bones_env::{Game, VecEnv};
 use bones_policy::inference::Actor;
 use bones_policy::model::Policy;
@@ -463,11 +464,24 @@ impl<G: Game> Run<G> {
         let speed = self.session.speed(&self.state);
         self.log_metrics(lr, speed, episodes, &stats);
 
-        // 4. Opponent pool, evaluation, checkpoints.
+        // 4. Opponent pool, evaluation, checkpoints. A failed evaluation stops
+        //    the run, with the update saved first.
         self.add_to_pool(&learner.model);
         let eval_start = Instant::now();
-        let best = self.evaluate(&learner.model);
+        let evaluated = self.evaluate(&learner.model);
         self.profile.since(Phase::Evaluation, eval_start);
+        let best = match evaluated {
+            Ok(best) => best,
+            Err((opponent, source)) => {
+                self.keep_games(games);
+                let checkpoint = self.save(&learner, false).map_err(Box::new);
+                if let Ok(dir) = &checkpoint {
+                    self.last_checkpoint = Some(dir.clone());
+                }
+                let (update, source) = (self.state.update, Box::new(source));
+                return Err(TrainError::Evaluation { opponent, update, source, checkpoint });
+            }
+        };
 
         // 5. The bid round, once its hands are played: fit the bid values,
         //    put them in the network, keep the round's model.
@@ -553,21 +567,24 @@ impl<G: Game> Run<G> {
 
     /// Every `eval_every` updates, and after the last, plays the greedy policy
     /// against each baseline; logs and keeps the results. Returns whether this is
-    /// the best evaluation so far (by [`BEST_EVAL`]; ties count as better).
-    fn evaluate(&mut self, model: &Policy) -> bool {
+    /// the best evaluation so far (by [`BEST_EVAL`]; ties count as better), or
+    /// the baseline whose evaluation failed and why (a game without a baseline
+    /// is no failure: it is evaluated against the others).
+    fn evaluate(&mut self, model: &Policy) -> Result<bool, (&'static str, ArenaError)> {
         let cfg = Arc::clone(&self.cfg);
         // `eval_every = 0`: no remainder, so only after the last update.
         let due = self.state.update.checked_rem(cfg.eval.eval_every as u64) == Some(0) || self.finished();
         if !due {
-            return false;
+            return Ok(false);
         }
         let eval_model = self.actor(model);
         let step = self.state.decisions;
         let mut results = Vec::new();
         for opp in [EvalOpponent::Random, EvalOpponent::Heuristic] {
-            // A game without a heuristic player is evaluated against random only.
-            let Ok(r) = eval::evaluate(&self.game, &eval_model, opp, cfg.eval.eval_hands, cfg.run.seed ^ 0xE7A1) else {
-                continue;
+            let r = match eval::evaluate(&self.game, &eval_model, opp, cfg.eval.eval_hands, cfg.run.seed ^ 0xE7A1) {
+                Ok(r) => r,
+                Err(e) if eval::not_played(opp, &e) => continue,
+                Err(e) => return Err((opp.name(), e)),
             };
             self.log.scalar(&format!("eval/win_rate_vs_{}", opp.name()), r.win_rate as f32, step);
             self.log.scalar(&format!("eval/reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32, step);
@@ -575,13 +592,13 @@ impl<G: Game> Run<G> {
             results.push((format!("reward_per_hand_vs_{}", opp.name()), r.reward_per_hand as f32));
         }
         self.state.last_eval = results;
-        match self.state.eval(BEST_EVAL) {
+        Ok(match self.state.eval(BEST_EVAL) {
             Some(score) if self.state.best_eval.is_none_or(|b| score >= b) => {
                 self.state.best_eval = Some(score);
                 true
             }
             _ => false,
-        }
+        })
     }
 
     /// Whether the current bid round's hands are played (and rounds remain).
@@ -640,11 +657,17 @@ impl<G: Game> Run<G> {
     ) -> Result<(), TrainError> {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best || round_done {
-            self.saved_games = games.map(|(g, _)| vec![g.save()]).unwrap_or_default();
-            self.saved_bid_log = games.and_then(|(_, log)| log.cloned());
+            self.keep_games(games);
             self.last_checkpoint = Some(self.save(learner, best)?);
         }
         Ok(())
+    }
+
+    /// Keeps the synchronous loop's games as they stand, and their bid log,
+    /// for the next checkpoint (the actor-learner's workers keep none).
+    fn keep_games(&mut self, games: Option<(&VecEnv<G>, Option<&BidLog>)>) {
+        self.saved_games = games.map(|(g, _)| vec![g.save()]).unwrap_or_default();
+        self.saved_bid_log = games.and_then(|(_, log)| log.cloned());
     }
 
     /// The opponent pool's snapshots as burnpack records, oldest first.

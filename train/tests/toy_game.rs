@@ -19,7 +19,7 @@ use bones_env::record::json::{get_actions, get_u64, RecordError};
 use bones_env::{
     Action, DealOutcome, Domino, DominoSet, Env, Episode, Game, GameState, IllegalAction, SeatView, VecEnv,
 };
-use bones_train::{train, TrainConfig};
+use bones_train::{train, TrainConfig, TrainError};
 use burn::prelude::Device;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
@@ -48,6 +48,9 @@ struct HighCardState {
     finished: Option<[u8; 2]>,
     winner: Option<usize>,
     rewards: [f32; 4],
+    /// The seats are told a wrong legal set ([`LyingHighCard`]).
+    #[serde(default)]
+    lying: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -98,6 +101,7 @@ impl HighCardState {
             finished: None,
             winner: None,
             rewards: [0.0; 4],
+            lying: false,
         };
         s.deal();
         s
@@ -120,7 +124,15 @@ impl GameState for HighCardState {
             hand: self.hands[seat],
             led: self.led,
             played: self.played,
-            legal: if mine { self.legal_mask() } else { ActionMask::EMPTY },
+            legal: match (mine, self.lying) {
+                (false, _) => ActionMask::EMPTY,
+                (true, false) => self.legal_mask(),
+                (true, true) => {
+                    let mut told = ActionMask::EMPTY;
+                    (0..28).filter(|&a| !self.legal_mask().contains(a)).for_each(|a| told.insert(a));
+                    told
+                }
+            },
         }
     }
     fn current_seat(&self) -> Option<usize> {
@@ -257,6 +269,50 @@ impl Game for HighCard {
     }
 }
 
+/// High card with a bug that only an evaluation meets: a seat's view names
+/// every domino *not* in its hand as legal (training reads the state's legal
+/// mask, which is right; the arena's players read the view).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+struct LyingHighCard;
+
+impl Game for LyingHighCard {
+    type State = HighCardState;
+    fn name(&self) -> &'static str {
+        HighCard.name()
+    }
+    fn num_players(&self) -> usize {
+        HighCard.num_players()
+    }
+    fn rules_json(&self) -> Value {
+        HighCard.rules_json()
+    }
+    fn num_actions(&self) -> usize {
+        HighCard.num_actions()
+    }
+    fn obs_len(&self) -> usize {
+        HighCard.obs_len()
+    }
+    fn obs_segments(&self) -> &'static [Segment] {
+        HighCard.obs_segments()
+    }
+    fn obs_version(&self) -> u32 {
+        HighCard.obs_version()
+    }
+    fn action_name(&self, a: Action) -> &'static str {
+        HighCard.action_name(a)
+    }
+    fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
+        HighCard.parse_action(name)
+    }
+    fn new_state(&self, seed: u64, episode: Episode) -> HighCardState {
+        HighCardState { lying: true, ..HighCard.new_state(seed, episode) }
+    }
+    fn replay_record(record: &mut Map<String, Value>) -> Result<(Self, HighCardState, Value), RecordError> {
+        let (_, state, result) = HighCard::replay_record(record)?;
+        Ok((LyingHighCard, HighCardState { lying: true, ..state }, result))
+    }
+}
+
 #[test]
 fn a_toy_game_plays_through_env_and_vec_env() {
     let mut env = Env::new(HighCard, Episode::Game);
@@ -331,6 +387,9 @@ fn a_toy_game_trains_for_one_update() {
     let summary = train(HighCard, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     assert!(summary.state.update >= 1 && summary.state.hands >= 10);
     assert!(summary.checkpoint.join("model.bpk").is_file());
+    // It has no heuristic player: it is evaluated against random alone.
+    let evaluated: Vec<&str> = summary.state.last_eval.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(evaluated, ["win_rate_vs_random", "reward_per_hand_vs_random"]);
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -344,4 +403,31 @@ fn a_toy_game_passes_the_conformance_suite() {
     assert_eq!(report.episodes, config.hand_episodes + config.game_episodes);
     assert!(report.states > report.episodes && report.restores == report.episodes);
     assert_eq!((report.ledgers, report.resamples), (0, 0));
+}
+
+#[test]
+fn a_failed_evaluation_stops_the_run_in_one_line_with_its_update_saved() {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.model.game = "highcard".into();
+    cfg.run.total_hands = 30;
+    cfg.ppo.num_steps = 8;
+    cfg.eval.eval_every = 1;
+    let out = std::env::temp_dir().join(format!("bones-toy-failed-eval-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let e = train(LyingHighCard, &cfg, &out, false, Device::flex(), &mut ()).unwrap_err();
+    let line = e.to_string();
+    let TrainError::Evaluation { opponent: "random", update: 1, checkpoint: Ok(dir), .. } = &e else {
+        panic!("not the evaluation's failure after update 1: {line}");
+    };
+    assert!(line.starts_with("the evaluation against `random` after update 1 failed: "), "{line}");
+    assert!(line.contains("illegal action") && !line.contains('\n'), "{line}");
+    assert!(line
+        .ends_with(&format!("the run stopped with its progress saved in {} (resume the run to go on)", dir.display())));
+    assert!(dir.ends_with("update-000001") && dir.join("model.bpk").is_file(), "{}", dir.display());
+    // The checkpoint holds the update's counters (a registered game's run
+    // resumes from it; the toy game is not registered, so it cannot).
+    let state = bones_policy::folder::read_run_state(dir).unwrap();
+    assert_eq!(state.update, 1);
+    assert!(state.hands > 0 && state.last_eval.is_empty());
+    let _ = std::fs::remove_dir_all(&out);
 }

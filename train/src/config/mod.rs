@@ -156,13 +156,17 @@ pub struct OpponentsSection {
     pub pool_size: usize,
 }
 
+/// The most duplicate deals an evaluation may play (`eval_hands`).
+pub const MAX_EVAL_HANDS: usize = 1_000_000;
+
 /// `[eval]`: evaluation against baselines during the run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvalSection {
     /// Evaluate against `random` and `heuristic` every this many updates (0: only at the end).
     pub eval_every: usize,
-    /// Duplicate deals per evaluation (each played twice, seats swapped).
+    /// Duplicate deals per evaluation (each played twice, seats swapped):
+    /// 1 to [`MAX_EVAL_HANDS`] (every run evaluates, at least after its last update).
     pub eval_hands: usize,
 }
 
@@ -310,7 +314,7 @@ impl TrainConfig {
     /// Checks ranges; returns what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let check = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
-        let TrainConfig { run, model, ppo, opponents, checkpoints, bidding, .. } = self;
+        let TrainConfig { run, model, ppo, opponents, eval, checkpoints, bidding, .. } = self;
         check((2..=4).contains(&model.players), "`players` must be 2, 3 or 4")?;
         check(ppo.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(ppo.num_steps >= 1, "`num_steps` must be at least 1")?;
@@ -329,6 +333,10 @@ impl TrainConfig {
         check(model.hidden >= 1 && model.depth >= 1, "`hidden` and `depth` must be at least 1")?;
         check((0.0..=1.0).contains(&opponents.opponent_share), "`opponent_share` must be in 0..=1")?;
         check(opponents.snapshot_every >= 1, "`snapshot_every` must be at least 1")?;
+        check(
+            (1..=MAX_EVAL_HANDS).contains(&eval.eval_hands),
+            "`eval_hands` must be 1 to 1000000 (duplicate deals per evaluation: every run evaluates, and its `best` checkpoint is its best evaluation's)",
+        )?;
         check(checkpoints.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(ppo.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
         if bidding.rounds > 0 {
@@ -400,6 +408,20 @@ mod tests {
 
     fn configs_dir() -> std::path::PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs")
+    }
+
+    #[test]
+    fn an_evaluation_of_no_deals_or_too_many_is_refused_naming_the_key_and_its_range() {
+        for text in ["[eval]\neval_hands = 0", "eval_hands = 0", "[eval]\neval_hands = 1000001"] {
+            let e = TrainConfig::from_toml(text, "x").unwrap_err().to_string();
+            assert!(e.contains("`eval_hands` must be 1 to 1000000 (") && !e.contains('\n'), "{text}: {e}");
+        }
+        let e = TrainConfig::default().with(|c| c.eval.eval_hands = 0).validate().unwrap_err();
+        assert!(e.starts_with("`eval_hands` must be 1 to 1000000"), "{e}");
+        for n in [1, MAX_EVAL_HANDS] {
+            let cfg = TrainConfig::from_toml(&format!("[eval]\neval_hands = {n}"), "x").unwrap();
+            assert_eq!(cfg.eval.eval_hands, n);
+        }
     }
 
     #[test]
