@@ -25,6 +25,7 @@ __all__ = [
     "SpecError",
     "Table",
     "TrainError",
+    "ShardRefused",
     "VecEnv",
     "_eval_deals",
     "_evaluate_shard",
@@ -88,6 +89,12 @@ class EpisodeOverError(BonesError):
 
 class TrainError(BonesError):
     """A training run that cannot start or go on."""
+
+class ShardRefused(TrainError):
+    """A rollout shard the learner refused; nothing was counted."""
+
+    index: int
+    worker: Optional[int]
 
 # -- games (game.rs) -----------------------------------------------------------
 

@@ -23,7 +23,24 @@ create_exception!(
     "A training run that cannot start or go on: a bad config, a run folder that cannot be written or resumed, bytes of another run or update."
 );
 
+create_exception!(
+    bones,
+    ShardRefused,
+    TrainError,
+    "A rollout shard the learner refused (inconsistent or unreadable): nothing was counted and the learner is where it was. `index` is the shard's place in the list given, `worker` the worker it says it is of (None when unreadable)."
+);
+
 fn train_error(e: bones_train::TrainError) -> PyErr {
+    if let bones_train::TrainError::Shard { index, worker, .. } = &e {
+        let (index, worker) = (*index, *worker);
+        let err = ShardRefused::new_err(e.to_string());
+        Python::attach(|py| {
+            let value = err.value(py);
+            let _ = value.setattr("index", index);
+            let _ = value.setattr("worker", worker);
+        });
+        return err;
+    }
     TrainError::new_err(e.to_string())
 }
 
@@ -306,6 +323,7 @@ impl RolloutWorker {
 /// Registers the classes and the exception.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TrainError", m.py().get_type::<TrainError>())?;
+    m.add("ShardRefused", m.py().get_type::<ShardRefused>())?;
     m.add_class::<Learner>()?;
     m.add_class::<RolloutWorker>()?;
     Ok(())

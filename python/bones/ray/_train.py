@@ -12,6 +12,9 @@ learner never waits for a rollout it could have had and the lag stays bounded.
 A worker that dies (its process, or its node) is restarted by Ray and its
 rollout retried on the new one, which deals new games; the learner takes one
 shard of every worker for every update, so nothing is lost or counted twice.
+A shard the learner refuses (`bones.ShardRefused`: inconsistent or
+unreadable; nothing of it is counted) has its worker replaced and that
+update's rollout played again, up to MAX_SHARD_RETRIES times.
 A driver that dies leaves the run folder at its last checkpoint: run it again
 with `resume=True` (`--resume`).
 """
@@ -121,6 +124,10 @@ class _Worker:
         return self.pid, self.worker.rollout()
 
 
+# How many times one update's refused shards are played again before the run stops.
+MAX_SHARD_RETRIES = 3
+
+
 def train(
     config: str = "cpu-quick",
     *,
@@ -164,7 +171,7 @@ def train(
         if pool[0] != learner.pool_version:
             pool[:] = [learner.pool_version, ray.put(learner.pool())]
         weights = ray.put(learner.weights(update))
-        pending.append((update, [a.rollout.remote(weights, list(pool)) for a in actors]))
+        pending.append((update, weights, list(pool), [a.rollout.remote(weights, list(pool)) for a in actors]))
 
     try:
         first = learner.update_count
@@ -172,16 +179,29 @@ def train(
             submit(k)
         start, hands0 = time.monotonic(), learner.hands
         while not learner.finished:
-            update, refs = pending.popleft()
+            update, weights, update_pool, refs = pending.popleft()
             assert update == learner.update_count
             results = ray.get(refs)
-            for w, (pid, _) in enumerate(results):
-                if pids[w] is None:
-                    say(f"worker {w} is pid {pid}")
-                elif pids[w] != pid:
-                    say(f"worker {w} was replaced (pid {pids[w]}, now pid {pid})")
-                pids[w] = pid
-            learner.update([shard for _, shard in results])
+            for retry in range(MAX_SHARD_RETRIES + 1):
+                for w, (pid, _) in enumerate(results):
+                    if pids[w] is None:
+                        say(f"worker {w} is pid {pid}")
+                    elif pids[w] != pid:
+                        say(f"worker {w} was replaced (pid {pids[w]}, now pid {pid})")
+                    pids[w] = pid
+                try:
+                    learner.update([shard for _, shard in results])
+                    break
+                except _bones.ShardRefused as e:
+                    # Nothing was counted: the refusing worker is replaced
+                    # (Ray restarts the actor) and plays this update's rollout
+                    # again; the run goes on.
+                    if retry == MAX_SHARD_RETRIES:
+                        raise
+                    w = e.index
+                    say(f"{str(e).splitlines()[0]}; worker {w} is replaced and plays update {update} again")
+                    ray.kill(actors[w], no_restart=False)
+                    results[w] = ray.get(actors[w].rollout.remote(weights, update_pool))
             rate = (learner.hands - hands0) / max(time.monotonic() - start, 1e-9)
             say(f"update {learner.update_count} · {learner.hands} hands · {rate:.0f} hands/s")
             if not learner.finished:
