@@ -25,6 +25,7 @@ struct Session {
 impl Session {
     fn start(args: &[&str]) -> Session {
         let mut child = Command::new(BONES)
+            .env("BONES_MODELS", crate::bones_cmd::MODELS)
             .arg("play")
             .args(args)
             .stdin(Stdio::piped())
@@ -294,6 +295,7 @@ fn quit_and_end_of_input_stop_cleanly_and_save_the_game_so_far() {
     // End of input right away (Doubles, 3 players, seat 2).
     let save2 = tmp("eof");
     let out = Command::new(BONES)
+        .env("BONES_MODELS", crate::bones_cmd::MODELS)
         .args(["play", "--game", "doubles", "--players", "3", "--seat", "2", "--opponents", "random", "--seed", "4"])
         .arg("--save")
         .arg(&save2)
@@ -322,7 +324,13 @@ fn bad_usage_exits_2_with_a_message() {
         (&["--partner", "random", "--opponents", "model:/nonexistent/model"][..], "--opponents"),
         (&["--partner", "random", "--opponents", "random", "--save", "/nonexistent/dir/x.jsonl"][..], "--save"),
     ] {
-        let out = Command::new(BONES).arg("play").args(args).stdin(Stdio::null()).output().unwrap();
+        let out = Command::new(BONES)
+            .env("BONES_MODELS", crate::bones_cmd::MODELS)
+            .arg("play")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needle), "{args:?}: {err}");

@@ -125,7 +125,7 @@ where
     G::State: Send,
 {
     let cfg = folder::read_model_config(checkpoint)?;
-    let config_text = folder::config_text(checkpoint)?;
+    let config_text = portable_config(&folder::config_text(checkpoint)?);
     if cfg.game != game.name() {
         return Err(ExportError::WrongGame {
             path: checkpoint.display().to_string(),
@@ -172,8 +172,8 @@ where
     }
     put("config.toml", config_text.as_bytes())?;
     let source = field("training")
-        .and_then(|t| t.get("checkpoint")?.as_str().map(str::to_string))
-        .unwrap_or_else(|| checkpoint.display().to_string());
+        .and_then(|t| t.get("checkpoint")?.as_str().map(portable_path))
+        .unwrap_or_else(|| portable_path(&checkpoint.display().to_string()));
     let meta = model_json(game, rules, &cfg, bids.is_some(), &config_text, run.as_ref(), &source, evaluations);
     put("model.json", (serde_json::to_string_pretty(&meta).expect("JSON") + "\n").as_bytes())?;
     if opts.parity_samples > 0 {
@@ -182,6 +182,58 @@ where
         put("parity.bin", &bin)?;
     }
     Ok(ExportSummary { checkpoint: checkpoint.to_path_buf(), files })
+}
+
+/// Whether `path` names a place from the root of a file system: `/…`, or on
+/// Windows `C:\…`, `C:/…` or `\\server\…` (whatever system reads it).
+pub fn is_absolute_path(path: &str) -> bool {
+    let b = path.as_bytes();
+    path.starts_with('/')
+        || path.starts_with('\\')
+        || (b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/'))
+}
+
+/// A path as a file that ships with a model may record it (`model.json`'s
+/// `training.checkpoint`, `config.toml`'s `init`): a relative path as it is;
+/// an absolute one, a place on the machine that wrote it, cut to its last
+/// components: from the run folder on for a checkpoint folder
+/// (`/tmp/runs/NAME/checkpoints/update-N` → `NAME/checkpoints/update-N`),
+/// else its final name.
+pub fn portable_path(path: &str) -> String {
+    if !is_absolute_path(path) {
+        return path.to_string();
+    }
+    let parts: Vec<&str> = path.split(['/', '\\']).filter(|p| !p.is_empty()).collect();
+    let keep = match parts.as_slice() {
+        [.., _, "checkpoints", _] => 3,
+        [.., _] => 1,
+        [] => 0,
+    };
+    parts[parts.len() - keep..].join("/")
+}
+
+/// A training config's text with its `init` (the weights a run started from)
+/// made portable ([`portable_path`]); every other line as it is.
+pub fn portable_config(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| {
+            let body = line.trim_end_matches(['\n', '\r']);
+            let key = body.trim_start();
+            if !key.starts_with("init") {
+                return line.to_string();
+            }
+            let init =
+                toml::from_str::<toml::Table>(body).ok().and_then(|t| t.get("init")?.as_str().map(str::to_string));
+            match init.filter(|p| is_absolute_path(p)) {
+                Some(path) => {
+                    let indent = &body[..body.len() - key.len()];
+                    let value = toml::Value::String(portable_path(&path));
+                    format!("{indent}init = {value}{}", &line[body.len()..])
+                }
+                None => line.to_string(),
+            }
+        })
+        .collect()
 }
 
 /// The network as ONNX with named input and outputs.
