@@ -398,3 +398,38 @@ fn a_served_agent_that_fails_gets_an_error_reply_naming_it_and_the_next_request_
     bot.close();
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn hostile_request_lines_get_one_line_errors_and_the_server_keeps_serving() {
+    let root = models("hostile");
+    let mut bot = Bot::start(&root, &["--agent", "heuristic"]);
+    let record = record_after(json!({"game":"texas42","seed":9,"actions":[]}), 3);
+    let (seat, legal) = next(&record);
+    let huge = format!("{{\"id\":1,\"record\":\"{}\"}}", "x".repeat(3 << 20));
+    let reply = bot.ask(&huge);
+    assert!(reply["error"].as_str().unwrap().contains("over 1048576 bytes"), "{reply}");
+    let nested = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
+    assert!(bot.ask(&nested)["error"].as_str().unwrap().contains("recursion limit"));
+    for (line, words) in [
+        (json!({"id":2,"record":record,"seat":1e300}).to_string(), "bad `seat`"),
+        (json!({"id":3,"record":record,"seat":u64::MAX}).to_string(), "is not to move"),
+        (json!({"id":4,"record":{"game":"texas42","seed":-1,"actions":[]},"seat":0}).to_string(), "seed"),
+        (json!({"id":5,"record":{"game":"texas42","seed":1,"actions":["9-9"]},"seat":0}).to_string(), "9-9"),
+        (json!({"id":6,"record":record,"seat":seat,"extra":1}).to_string(), "unknown key `extra`"),
+    ] {
+        let reply = bot.ask(&line);
+        let error = reply["error"].as_str().unwrap_or_else(|| panic!("{line}: {reply}"));
+        assert!(error.contains(words), "{line}: {error}");
+    }
+    // Bytes that are not UTF-8 are refused the same way.
+    bot.input.write_all(b"\xff\xfe{\n").unwrap();
+    bot.input.flush().unwrap();
+    let mut reply = String::new();
+    bot.output.read_line(&mut reply).unwrap();
+    assert!(reply.contains("not UTF-8"), "{reply}");
+    // And the next request is played.
+    let reply = bot.ask(&request(json!(7), &record, seat));
+    assert!(legal.iter().any(|a| reply["action"] == json!(a)), "{reply}");
+    bot.close();
+    let _ = std::fs::remove_dir_all(&root);
+}
