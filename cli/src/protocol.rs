@@ -60,7 +60,7 @@ impl ModelSource {
     }
 }
 
-/// `models/GAME` in the current folder, else in the workspace the binary was built from.
+/// `GAME` in the shipped models' folder ([`bones_policy::agent::models_search`]), else `models/GAME`.
 pub fn default_model(game: &str) -> PathBuf {
     bones_policy::agent::shipped_model(game).unwrap_or_else(|| Path::new("models").join(game))
 }

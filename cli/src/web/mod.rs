@@ -155,9 +155,10 @@ impl Default for WebConfig {
     }
 }
 
-/// The folder `bones` finds the shipped models in.
+/// The folder `bones` finds the shipped models in (`--models`, `BONES_MODELS`,
+/// beside the program, `./models`: [`bones_policy::agent::models_search`]).
 fn shipped_dir() -> Option<std::path::PathBuf> {
-    bones_policy::agent::shipped_model("texas42").and_then(|p| p.parent().map(|p| p.to_path_buf()))
+    bones_policy::agent::models_search().found.map(|place| place.path)
 }
 
 /// Why a server could not start.
