@@ -67,7 +67,7 @@ pub struct SearchAgent {
     policy: Box<dyn Policy>,
     pimc: PimcAgent,
     obs_len: usize,
-    /// Observation rows of one weighing, reused.
+    /// Observation rows of one weighing (freed after it).
     obs: Vec<f32>,
 }
 
@@ -140,6 +140,10 @@ impl SearchAgent {
                 log_w[o.world] += p.max(floor).ln() as f64;
             }
         }
+        // The rows are many (pool × the other seats' choices × the
+        // observation): an agent that waits between decisions (a server's
+        // bot) does not keep them.
+        self.obs = Vec::new();
         pool.into_iter().zip(log_w).collect()
     }
 

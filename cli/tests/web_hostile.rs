@@ -172,6 +172,12 @@ fn moves_for_another_seat_out_of_turn_and_on_unknown_or_dropped_ids_are_refused(
         assert!(status == 404 || status == 400, "{status} {body}");
         assert!(body["error"].as_str().unwrap().len() < 300, "{body}");
     }
+    // Path parts that are not UTF-8 get a JSON error too, never the router's plain text.
+    for path in
+        ["/api/games/%ff%fe", "/api/games/%c3%28/hint", &format!("/api/games/{id}/review/%ff"), "/api/history/%ff"]
+    {
+        expect_error(http(a, "GET", path, None), 400, &["bad path", "UTF-8"]);
+    }
     assert_eq!(http(a, "DELETE", &format!("/api/games/{id}"), None).0, 200);
     expect_error(http(a, "GET", &format!("/api/games/{id}"), None), 404, &["unknown game id"]);
     expect_error(post(a, &format!("/api/games/{id}/actions"), &json!({"action": legal[0]})), 404, &["unknown game id"]);

@@ -140,6 +140,13 @@ impl IntoResponse for WebError {
         if let Some(s) = self.retry_after() {
             r.headers_mut().insert(header::RETRY_AFTER, header::HeaderValue::from(s));
         }
+        // A refusal that leaves the request's body unread ends the connection,
+        // and says so: the client opens a new one for its next request.
+        if matches!(self, WebError::RateLimited { .. } | WebError::TooLarge(_))
+            || matches!(self, WebError::Http { status: 408, .. })
+        {
+            r.headers_mut().insert(header::CONNECTION, header::HeaderValue::from_static("close"));
+        }
         r
     }
 }

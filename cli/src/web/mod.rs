@@ -337,6 +337,37 @@ fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
+/// The parameters of an API path, or a JSON error naming what is wrong with
+/// them (a part that is not UTF-8, say), never the router's plain text.
+struct ApiPath<T>(T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = WebError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, WebError> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(t)) => Ok(ApiPath(t)),
+            Err(e) => Err(WebError::Http {
+                status: 400,
+                message: format!("bad path {}: {}", shown_path(parts.uri.path()), e.body_text()),
+            }),
+        }
+    }
+}
+
+/// A request's path as it may be echoed: short.
+fn shown_path(path: &str) -> String {
+    let mut s: String = path.chars().take(80).collect();
+    if path.chars().count() > 80 {
+        s.push('…');
+    }
+    s
+}
+
 /// Refuses an API request past its address's rate (the page's files are not counted).
 async fn rate_limit(
     State(app): State<Arc<App>>,
@@ -470,20 +501,20 @@ async fn create(
 }
 
 /// `GET /api/games/{id}`: the state as of the game's last change (it never waits for the bots).
-async fn state(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
+async fn state(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Result<Response, WebError> {
     let slot = app.store.get(&id)?;
     Ok(json_response(StatusCode::OK, &slot.state()))
 }
 
 /// `DELETE /api/games/{id}`.
-async fn drop_game(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
+async fn drop_game(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Result<Response, WebError> {
     app.store.get(&id)?;
     app.store.remove(&id);
     Ok(json_response(StatusCode::OK, &json!({"id": id, "dropped": true})))
 }
 
 /// `POST /api/games/{id}/actions`.
-async fn act(State(app): State<Arc<App>>, Path(id): Path<String>, body: Body) -> Result<Response, WebError> {
+async fn act(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>, body: Body) -> Result<Response, WebError> {
     let (action, ply) = action_of(&body_json(&app, body).await?)?;
     let shared = app.clone();
     let state = on_game(&app, &id, move |game| {
@@ -549,7 +580,7 @@ fn query(raw: Option<String>, allowed: &[&str]) -> Result<Vec<(String, String)>,
 /// `GET /api/games/{id}/hint[?level=NAME]`.
 async fn hint(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    ApiPath(id): ApiPath<String>,
     RawQuery(raw): RawQuery,
 ) -> Result<Response, WebError> {
     let level = query(raw, &["level"])?.into_iter().next().map(|(_, v)| v);
@@ -565,7 +596,10 @@ async fn hint(
 }
 
 /// `GET /api/games/{id}/review/{deal}`.
-async fn review(State(app): State<Arc<App>>, Path((id, deal)): Path<(String, String)>) -> Result<Response, WebError> {
+async fn review(
+    State(app): State<Arc<App>>,
+    ApiPath((id, deal)): ApiPath<(String, String)>,
+) -> Result<Response, WebError> {
     let deal: usize = deal.parse().map_err(|_| {
         let shown: String = deal.chars().take(20).collect();
         WebError::Request(format!(
@@ -608,7 +642,7 @@ async fn history_list(State(app): State<Arc<App>>, RawQuery(raw): RawQuery) -> R
 }
 
 /// `GET /api/history/{id}`: the record of a stored game.
-async fn history_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, WebError> {
+async fn history_record(State(app): State<Arc<App>>, ApiPath(id): ApiPath<String>) -> Result<Response, WebError> {
     let unknown = || {
         let shown: String = id.chars().take(20).collect();
         WebError::Http { status: 404, message: format!("no stored game `{shown}` (GET /api/history lists them)") }
