@@ -381,6 +381,35 @@ impl AgentSpec {
         text.split(',').map(AgentSpec::parse).collect()
     }
 
+    /// Refuses a spec that asks for more per decision than `limits` allow;
+    /// the error names the option, its value, the limit and the server flag
+    /// that raises it.
+    pub fn check_limits(&self, limits: &Limits) -> Result<(), SpecError> {
+        let over = |option: &'static str, value: u64, max: u64, flag: &'static str| {
+            Err(SpecError::OverLimit { spec: self.to_string(), option, value, max, flag })
+        };
+        match self {
+            AgentSpec::Pimc { worlds } if *worlds > limits.worlds => {
+                over("worlds", *worlds as u64, limits.worlds as u64, "--max-worlds")
+            }
+            AgentSpec::Search(SearchOptions { worlds, pool, continuation, .. }) => {
+                if *worlds > limits.worlds {
+                    return over("worlds", *worlds as u64, limits.worlds as u64, "--max-worlds");
+                }
+                if *pool > limits.pool {
+                    return over("pool", *pool as u64, limits.pool as u64, "--max-pool");
+                }
+                match continuation {
+                    Continuation::Infoset { exact } if *exact > limits.exact => {
+                        over("exact", *exact as u64, limits.exact as u64, "--max-exact")
+                    }
+                    _ => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Whether a spec that arrived over the network (a web page, a protocol
     /// request) may be built: `exec:` runs a program, so it is refused, and so is
     /// every path (`model:`, `onnx:`, `search`'s `model=`) outside `models_dir`

@@ -1,12 +1,10 @@
 //! What one decision of an agent may cost on a server: [`Limits`] bounds the
 //! sizes a spec that arrived over the network may ask for (worlds sampled and
 //! solved, the information-set search's depth), and
-//! [`AgentSpec::check_limits`] refuses a spec past them in one line naming the
+//! `AgentSpec::check_limits` refuses a spec past them in one line naming the
 //! limit. The defaults cover every strength level the web page offers
 //! (`search` with its defaults, `pimc:worlds=512`); only the person who starts
 //! the server raises them (`bones web --max-worlds N --max-pool N --max-exact K`).
-
-use super::{AgentSpec, Continuation, SearchOptions, SpecError};
 
 /// The most a served spec may ask for per decision.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,8 +23,9 @@ pub const DEFAULT_MAX_WORLDS: u32 = 512;
 /// [`Limits::pool`] by default: four times the default `search` worlds, as
 /// the Texas 42 Hard level samples.
 pub const DEFAULT_MAX_POOL: u32 = 2048;
-/// [`Limits::exact`] by default: the default `search`'s.
-pub const DEFAULT_MAX_EXACT: u8 = super::DEFAULT_INFOSET_TRICKS;
+/// [`Limits::exact`] by default: the default `search`'s
+/// (`spec::DEFAULT_INFOSET_TRICKS`; a test keeps them equal).
+pub const DEFAULT_MAX_EXACT: u8 = 3;
 
 impl Default for Limits {
     fn default() -> Limits {
@@ -39,40 +38,15 @@ impl Limits {
     pub const NONE: Limits = Limits { worlds: u32::MAX, pool: u32::MAX, exact: 7 };
 }
 
-impl AgentSpec {
-    /// Refuses a spec that asks for more per decision than `limits` allow;
-    /// the error names the option, its value, the limit and the server flag
-    /// that raises it.
-    pub fn check_limits(&self, limits: &Limits) -> Result<(), SpecError> {
-        let over = |option: &'static str, value: u64, max: u64, flag: &'static str| {
-            Err(SpecError::OverLimit { spec: self.to_string(), option, value, max, flag })
-        };
-        match self {
-            AgentSpec::Pimc { worlds } if *worlds > limits.worlds => {
-                over("worlds", *worlds as u64, limits.worlds as u64, "--max-worlds")
-            }
-            AgentSpec::Search(SearchOptions { worlds, pool, continuation, .. }) => {
-                if *worlds > limits.worlds {
-                    return over("worlds", *worlds as u64, limits.worlds as u64, "--max-worlds");
-                }
-                if *pool > limits.pool {
-                    return over("pool", *pool as u64, limits.pool as u64, "--max-pool");
-                }
-                match continuation {
-                    Continuation::Infoset { exact } if *exact > limits.exact => {
-                        over("exact", *exact as u64, limits.exact as u64, "--max-exact")
-                    }
-                    _ => Ok(()),
-                }
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::spec::{AgentSpec, DEFAULT_INFOSET_TRICKS};
+
+    #[test]
+    fn the_default_exact_limit_is_the_default_search_s() {
+        assert_eq!(DEFAULT_MAX_EXACT, DEFAULT_INFOSET_TRICKS);
+    }
 
     fn check(spec: &str) -> Result<(), String> {
         spec.parse::<AgentSpec>().unwrap().check_limits(&Limits::default()).map_err(|e| e.to_string())
