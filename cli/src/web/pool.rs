@@ -107,8 +107,14 @@ impl Drop for ThinkPool {
         if let Ok(mut s) = self.send.lock() {
             s.take();
         }
+        // The last holder of the server may be a job on one of these threads
+        // (a request whose client left while its bots thought): that thread
+        // ends by itself once the job returns, and is not joined from itself.
+        let me = std::thread::current().id();
         for t in self.threads.drain(..) {
-            let _ = t.join();
+            if t.thread().id() != me {
+                let _ = t.join();
+            }
         }
     }
 }
@@ -133,27 +139,45 @@ mod tests {
         });
     }
 
+    /// Waits (at most 10 s) until `done` holds.
+    async fn until(what: &str, done: impl Fn() -> bool) {
+        let t0 = Instant::now();
+        while !done() {
+            assert!(t0.elapsed() < Duration::from_secs(10), "timed out waiting until {what}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
     #[test]
     fn a_full_queue_and_a_job_that_waited_too_long_are_refused_as_busy() {
         let rt = runtime();
         let pool = Arc::new(ThinkPool::new(1, 2, Duration::from_millis(100)).unwrap());
         rt.block_on(async {
+            // The one thread is held by a job that has started and waits for `go`.
             let (go, gate) = std::sync::mpsc::channel::<()>();
+            let (started, has_started) = std::sync::mpsc::channel::<()>();
             let p = pool.clone();
-            let blocker = tokio::spawn(async move { p.run(move || gate.recv().is_ok()).await });
-            while pool.queued() > 0 {
+            let blocker = tokio::spawn(async move {
+                p.run(move || {
+                    started.send(()).unwrap();
+                    gate.recv().is_ok()
+                })
+                .await
+            });
+            let t0 = Instant::now();
+            while has_started.try_recv().is_err() {
+                assert!(t0.elapsed() < Duration::from_secs(10), "the blocking job never started");
                 tokio::time::sleep(Duration::from_millis(5)).await;
             }
-            // The one thread is held: two jobs wait, a third is refused at once.
+            // Two jobs wait; a third is refused at once.
             let (p1, p2) = (pool.clone(), pool.clone());
             let waiting1 = tokio::spawn(async move { p1.run(|| 1).await });
             let waiting2 = tokio::spawn(async move { p2.run(|| 2).await });
-            while pool.queued() < 2 {
-                tokio::time::sleep(Duration::from_millis(5)).await;
-            }
+            until("two jobs wait", || pool.queued() == 2).await;
             let full = pool.run(|| 3).await.unwrap_err();
             assert!(matches!(full, WebError::Busy { .. }), "{full:?}");
             assert!(full.to_string().contains("2 requests are already waiting"), "{full}");
+            // Past the wait, the two waiting jobs are refused when the thread comes free.
             tokio::time::sleep(Duration::from_millis(150)).await;
             go.send(()).unwrap();
             assert_eq!(blocker.await.unwrap(), Ok(true));
@@ -163,5 +187,27 @@ mod tests {
             }
             assert_eq!(pool.run(|| 4).await, Ok(4));
         });
+    }
+
+    #[test]
+    fn a_pool_dropped_by_its_own_job_does_not_join_the_thread_it_runs_on() {
+        let rt = runtime();
+        let pool = Arc::new(ThinkPool::new(2, 4, Duration::from_secs(5)).unwrap());
+        let inner = pool.clone();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let job = move || {
+            // Wait until every other handle is gone, then drop the last one here.
+            while Arc::strong_count(&inner) > 1 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            drop(inner);
+            tx.send(()).unwrap();
+        };
+        // Queued, then the request is abandoned (its client left).
+        rt.block_on(async {
+            let _ = tokio::time::timeout(Duration::from_millis(1), pool.run(job)).await;
+        });
+        drop(pool);
+        rx.recv_timeout(Duration::from_secs(5)).expect("the job dropped the pool and returned");
     }
 }
