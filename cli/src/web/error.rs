@@ -16,6 +16,16 @@ pub fn json_response(status: StatusCode, body: &Value) -> Response {
     r
 }
 
+/// A request's text as it may be echoed in an error: its first `max`
+/// characters, control characters shown as `?`, and `…` when cut.
+pub fn shown(text: &str, max: usize) -> String {
+    let mut s: String = text.chars().take(max).map(|c| if c.is_control() { '?' } else { c }).collect();
+    if text.chars().count() > max {
+        s.push('…');
+    }
+    s
+}
+
 /// Why a request of the web API failed. The message names what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WebError {

@@ -121,7 +121,11 @@ impl Pick {
             return Ok(Pick::Level(name));
         }
         AgentSpec::parse(text).map(Pick::Spec).map_err(|e| {
-            format!("`{}` is neither a level ({}) nor an agent spec: {e}", shown(text), LEVEL_NAMES.join(", "))
+            format!(
+                "`{}` is neither a level ({}) nor an agent spec: {e}",
+                super::error::shown(text, 60),
+                LEVEL_NAMES.join(", ")
+            )
         })
     }
 
@@ -140,15 +144,6 @@ impl Pick {
             Pick::Spec(spec) => spec.clone(),
         }
     }
-}
-
-/// A request's text as it may be echoed: short, printable.
-fn shown(text: &str) -> String {
-    let mut s: String = text.chars().take(60).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if text.chars().count() > 60 {
-        s.push('…');
-    }
-    s
 }
 
 #[cfg(test)]

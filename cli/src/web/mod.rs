@@ -353,19 +353,10 @@ where
             Ok(Path(t)) => Ok(ApiPath(t)),
             Err(e) => Err(WebError::Http {
                 status: 400,
-                message: format!("bad path {}: {}", shown_path(parts.uri.path()), e.body_text()),
+                message: format!("bad path {}: {}", error::shown(parts.uri.path(), 80), e.body_text()),
             }),
         }
     }
-}
-
-/// A request's path as it may be echoed: short.
-fn shown_path(path: &str) -> String {
-    let mut s: String = path.chars().take(80).collect();
-    if path.chars().count() > 80 {
-        s.push('…');
-    }
-    s
 }
 
 /// Refuses an API request past its address's rate (the page's files are not counted).

@@ -111,16 +111,6 @@ impl Store {
         Ok(())
     }
 
-    /// Games open now.
-    pub fn len(&self) -> usize {
-        self.games().len()
-    }
-
-    /// Whether no game is open.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// Adds a game; its new id (16 random hex digits).
     pub fn insert(&self, game: Game) -> Result<String, WebError> {
         let mut games = self.games();
@@ -140,7 +130,7 @@ impl Store {
     /// The game `id` (its idle time starts again).
     pub fn get(&self, id: &str) -> Result<Slot, WebError> {
         let mut games = self.games();
-        let entry = games.get_mut(id).ok_or_else(|| WebError::UnknownId(shown(id)))?;
+        let entry = games.get_mut(id).ok_or_else(|| WebError::UnknownId(super::error::shown(id, 40)))?;
         entry.touched = Instant::now();
         Ok(entry.slot.clone())
     }
@@ -159,13 +149,4 @@ impl Store {
     pub fn idle(&self) -> Duration {
         self.idle
     }
-}
-
-/// An id as it may be echoed: printable and short.
-fn shown(id: &str) -> String {
-    let mut s: String = id.chars().take(40).map(|c| if c.is_control() { '?' } else { c }).collect();
-    if id.chars().count() > 40 {
-        s.push('…');
-    }
-    s
 }
