@@ -23,7 +23,7 @@ import { buildRoles, loadInfo, setupChanged } from "./setup.js";
 import { ui } from "./state.js";
 
 // The game's state, whether the page is busy and the replay, read-only from the
-// console (and the browser test, scripts/web_browser_test.py): `state`, `busy`, `replay`.
+// console (and the browser test, scripts/ci/web_browser_test.py): `state`, `busy`, `replay`.
 for (const name of ["state", "busy", "replay"]) Object.defineProperty(window, name, { get: () => ui[name] });
 
 buildRoles();

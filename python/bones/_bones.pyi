@@ -1,6 +1,6 @@
 """Type stubs of the extension module ``bones._bones`` (the Rust bindings in
 python/src). CI checks them against the built module with mypy's stubtest
-(scripts/ci_python.sh), so they cannot drift from it."""
+(scripts/ci/ci_python.sh), so they cannot drift from it."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ ISMCTS's contracts declared and made with its mean bid, wall seconds per
 hand: the columns of docs/results.md), and the reports as JSON lines on
 standard error.
 
-    scripts/openspiel_ismcts.py [--sims 25,100] [--opponents heuristic,pimc:worlds=8,model:models/texas42]
+    scripts/bench/openspiel_ismcts.py [--sims 25,100] [--opponents heuristic,pimc:worlds=8,model:models/texas42]
                                 [--hands 40] [--seed 1]
 
 Needs `pip install "./python[openspiel]"`; run from the repository root

@@ -6,8 +6,8 @@
 # checks the type stubs of the native module (python/bones/_bones.pyi) against
 # the installed module with mypy's stubtest, and runs pytest.
 #
-#   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci_python.sh [PYTEST ARGS ...]
-#   scripts/ci_python.sh --deps-only   (the venv and the test dependencies only:
+#   [BONES_PROFILE=dev] [BONES_BIN=target/debug/bones] scripts/ci/ci_python.sh [PYTEST ARGS ...]
+#   scripts/ci/ci_python.sh --deps-only   (the venv and the test dependencies only:
 #                                      .ci/run installs them beside the Rust build)
 #
 # BONES_PROFILE: the cargo profile of the wheel (default release). CI builds it
@@ -16,7 +16,7 @@
 # harness, not a module), and points BONES_BIN at that build's
 # `bones` binary.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$(pwd)
 venv=.venv-py
 export CARGO_TARGET_DIR="$root/target"

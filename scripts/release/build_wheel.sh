@@ -5,11 +5,11 @@
 # the workspace's own target dir (after `cargo build --release` the wheel
 # reuses its artifacts).
 #
-#   scripts/build_wheel.sh [OUT_DIR]        (default: dist/)
+#   scripts/release/build_wheel.sh [OUT_DIR]        (default: dist/)
 #
 # Then on each machine: pip install OUT_DIR/bones-*.whl   (plus `ray` for a cluster)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-dist}
 venv=.venv-wheel
 export CARGO_TARGET_DIR="$PWD/target"

@@ -28,7 +28,7 @@ Two measurements, both printed as a table and (with --json) as one JSON object:
    the Rust steps/s.
 
 Usage:
-    python scripts/bench_python.py [--seconds S] [--envs 512] [--threads T] [--json]
+    python scripts/bench/bench_python.py [--seconds S] [--envs 512] [--threads T] [--json]
         [--bones-bin PATH] [--skip-openspiel] [--skip-vec]
 
 Needs `bones` (pip install ./python), numpy, and for the comparison
@@ -46,7 +46,7 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def timed(seconds, play_one):

@@ -4,12 +4,12 @@ network written in numpy (a callable, called with batches across the deals in
 play) beside the same network as `model:models/texas42` (Rust, one decision at
 a time), each against `random` on the same duplicate deals, one thread.
 
-    python scripts/policy_speed.py [--hands 2000] [--rounds 3]
+    python scripts/bench/policy_speed.py [--hands 2000] [--rounds 3]
 
 Prints, per round (the two alternated), each evaluation's wall time and the
 network side's decisions per second (its decisions over the whole evaluation's
 wall time: the environment and `random` are in both), then the median ratio
-numpy / model. Install the package first (scripts/ci_python.sh, or maturin
+numpy / model. Install the package first (scripts/ci/ci_python.sh, or maturin
 with --release for figures that mean something).
 """
 
@@ -23,7 +23,7 @@ import numpy as np
 
 import bones
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python" / "tests"))
 from test_policies import NumpyNetwork  # noqa: E402
 

@@ -8,7 +8,7 @@
 # README); writes logs under $OUT. Each run is bounded in time: about 8 minutes
 # in all, inside one 10-minute device call.
 #
-#   scripts/gpu_measure.sh [cpu|gpu|all]
+#   scripts/bench/gpu_measure.sh [cpu|gpu|all]
 set -u
 what=${1:-all}
 gzip -dc .gpu/bones.gz > /tmp/bones && chmod +x /tmp/bones

@@ -3,7 +3,7 @@
 # `bones` binary (CI passes the debug one its `cargo test` build made, as
 # BONES_BIN; this script builds nothing). Installs Debian's chromium and
 # chromium-driver when missing and Python selenium into .venv-web, then in
-# headless Chromium (scripts/web_browser_test.py) plays a Texas 42 hand (levels
+# headless Chromium (scripts/ci/web_browser_test.py) plays a Texas 42 hand (levels
 # chosen from /api/info, the shaker's forced bid, hints by click and by key, a
 # move by key, the trick and the last trick at the seats, the trick history,
 # how and why the hand ended, the side's review checked against `bones replay
@@ -14,10 +14,10 @@
 # Screenshots at 1280 and 390 px wide go to WEB_SCREENSHOTS (printed at the end).
 #   BONES_BIN=path/to/bones   the binary (default target/debug/bones)
 #   WEB_SCREENSHOTS=DIR       the screenshots' folder (default target/web-screenshots)
-#   scripts/ci_web.sh --deps-only   (chromium and .venv-web only: .ci/run installs
+#   scripts/ci/ci_web.sh --deps-only   (chromium and .venv-web only: .ci/run installs
 #                                   them beside the Rust build)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     echo "== installing chromium and chromium-driver"
     SUDO=""
@@ -43,5 +43,5 @@ if [ ! -x "$BONES" ]; then
 fi
 SHOTS="${WEB_SCREENSHOTS:-target/web-screenshots}"
 echo "== the browser test (headless chromium plays a Texas 42 hand and a Doubles round, replays, past games)"
-"$VENV/bin/python" scripts/web_browser_test.py --bones "$BONES" --shots "$SHOTS"
+"$VENV/bin/python" scripts/ci/web_browser_test.py --bones "$BONES" --shots "$SHOTS"
 echo "== screenshots: $(cd "$SHOTS" && pwd)"

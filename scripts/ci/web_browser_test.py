@@ -38,7 +38,7 @@ temporary file), opens the page in headless Chromium (Debian's `chromium` and
 Screenshots at 1280 px and 390 px wide go to --shots (a folder, printed at the
 end). Exit status 0 on success.
 
-    scripts/web_browser_test.py --bones target/debug/bones --shots target/web-screenshots
+    scripts/ci/web_browser_test.py --bones target/debug/bones --shots target/web-screenshots
 """
 
 import argparse

@@ -9,7 +9,7 @@
 # also prints where the time went (`time per phase`); the last NEW run's table
 # is shown.
 #
-#   scripts/train_compare.sh OLD_BINARY NEW_BINARY [ROUNDS] [PRESETS] [HANDS]
+#   scripts/bench/train_compare.sh OLD_BINARY NEW_BINARY [ROUNDS] [PRESETS] [HANDS]
 #   (defaults: 2 rounds, "cpu-full cpu-quick", 100000 hands)
 #
 # Build an old binary from a commit with, for example:

@@ -4,7 +4,7 @@
 # prints each rate's median per build and the ratio NEW/OLD. The machines are
 # shared and noisy: compare the ratios, not the absolute figures.
 #
-#   [THREADS=2] scripts/bench_compare.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]
+#   [THREADS=2] scripts/bench/bench_compare.sh OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]
 #
 # Build an old binary from a commit with, for example:
 #   git worktree add /tmp/bones-old-src COMMIT && \

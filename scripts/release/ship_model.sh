@@ -4,10 +4,10 @@
 # `bones eval --json` against the game's baselines, and re-exports it with the
 # results recorded in model.json (and printed here for the README).
 #
-#   scripts/ship_model.sh texas42 runs/full      # vs random, heuristic (2,000 games each) and pimc (200 hands)
-#   scripts/ship_model.sh doubles runs/doubles   # vs random, highest, heuristic (1,000 games each)
+#   scripts/release/ship_model.sh texas42 runs/full      # vs random, heuristic (2,000 games each) and pimc (200 hands)
+#   scripts/release/ship_model.sh doubles runs/doubles   # vs random, highest, heuristic (1,000 games each)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 game=$1
 run=$2
 out=models/$game

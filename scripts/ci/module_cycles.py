@@ -8,7 +8,7 @@ dependency; naming its items is. A cycle is a loop of such dependencies
 between distinct modules (a file's own `#[cfg(test)] mod tests` block is left
 out: tests may name anything).
 
-    python3 scripts/module_cycles.py [CRATE_DIR ...]   (default: every crate with a src/)
+    python3 scripts/ci/module_cycles.py [CRATE_DIR ...]   (default: every crate with a src/)
 
 Prints each cycle found and exits 1 if there is any; prints one summary line
 and exits 0 otherwise.
@@ -17,7 +17,7 @@ import pathlib
 import re
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 PATH = re.compile(r"\b(crate|super|self)((?:::\w+)+)")
 USE_GROUP = re.compile(r"\buse\s+(crate|super|self)((?:::\w+)*)::\{([^;]*)\};", re.S)
 

@@ -19,7 +19,7 @@ on a shared machine) / the player actions (the chance steps of the OpenSpiel
 deal are part of the playthrough's cost, not actions); the ratios are of CPU
 time. Prints one JSON object. Needs `pip install "./python[openspiel]"`.
 
-    scripts/bench_openspiel_wrapper.py [--game texas42|doubles] [--players N] [--seconds S]
+    scripts/bench/bench_openspiel_wrapper.py [--game texas42|doubles] [--players N] [--seconds S]
 """
 
 import argparse

@@ -1,4 +1,4 @@
-"""The page-independent parts of scripts/web_browser_test.py: the `bones web`
+"""The page-independent parts of scripts/ci/web_browser_test.py: the `bones web`
 server (start, stop, a GET), headless Chromium, waiting on the page, the
 screen sizes (1280 px and a 390 px phone) and the screenshots at both."""
 

@@ -1,6 +1,6 @@
 """Median per build and the NEW/OLD ratio, for the side-by-side speed scripts.
 
-    python3 scripts/median_ratio.py FILE [TITLE]
+    python3 scripts/bench/median_ratio.py FILE [TITLE]
 
 FILE holds lines `LABEL<TAB>old|new<TAB>VALUE` (several per label and build);
 prints one row per label, in the order first seen: the median of each build's

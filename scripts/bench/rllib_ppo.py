@@ -20,7 +20,7 @@ duplicate hands (each deal twice, the teams swapping seats) and reports:
                             a half), before and after training
 
 Usage:
-    python scripts/rllib_ppo.py [--env-runners N] [--envs-per-runner E] [--iterations K] [--short]
+    python scripts/bench/rllib_ppo.py [--env-runners N] [--envs-per-runner E] [--iterations K] [--short]
         [--eval-hands H] [--seed S] [--address ADDR] [--json]
 
 Ray: with --address (or RAY_ADDRESS set) it joins that cluster, otherwise it

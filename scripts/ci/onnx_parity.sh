@@ -4,13 +4,13 @@
 # ONNX file in onnxruntime and compares (max abs difference <= 1e-4).
 # Installs onnxruntime, onnx and numpy into .venv-onnx on first use.
 #
-#   [BONES_BIN=path/to/bones] scripts/onnx_parity.sh [MODEL_DIR ...]
+#   [BONES_BIN=path/to/bones] scripts/ci/onnx_parity.sh [MODEL_DIR ...]
 #       (default models: models/texas42 models/doubles; default binary: a fresh
 #       `cargo build --release` of target/release/bones)
-#   scripts/onnx_parity.sh --deps-only   (.venv-onnx only: .ci/run installs it
+#   scripts/ci/onnx_parity.sh --deps-only   (.venv-onnx only: .ci/run installs it
 #                                        beside the Rust build)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 venv=.venv-onnx
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
@@ -38,5 +38,5 @@ trap 'rm -rf "$tmp"' EXIT
 for m in "${models[@]}"; do
     out="$tmp/$(basename "$m")"
     "$bones" export --checkpoint "$m" --out "$out" --parity-samples 1000 --seed 7 > /dev/null
-    "$venv/bin/python" scripts/onnx_parity.py "$out"
+    "$venv/bin/python" scripts/ci/onnx_parity.py "$out"
 done

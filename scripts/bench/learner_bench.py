@@ -6,7 +6,7 @@ update each (timed: the learner's rate, its logs, pool, evaluations and
 checkpoints included, as in a run). The learner does not wait for anything, so
 its rate is the most hands/hour that any number of workers can feed it.
 
-    .venv-py/bin/python scripts/learner_bench.py [--config cpu-full] [--updates 20]
+    .venv-py/bin/python scripts/bench/learner_bench.py [--config cpu-full] [--updates 20]
 
 The machine's threads are the extension's (RAYON_NUM_THREADS=1: one core).
 Prints one JSON object.

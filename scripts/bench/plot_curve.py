@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots a training run's learning curve from its TensorBoard event files.
 
-    .venv-plot/bin/python scripts/plot_curve.py runs/full --out docs/learning-curve.png
+    .venv-plot/bin/python scripts/bench/plot_curve.py runs/full --out docs/learning-curve.png
     (set up once: python3 -m venv .venv-plot && .venv-plot/bin/pip install tensorboard matplotlib)
 
 Panels: evaluation against random and heuristic (hand win rate and reward per

@@ -50,8 +50,8 @@ distinct errors on standard error; exit status 1 on any error, panic, wrong
 refusal, lost game or missed goal (peak VmRSS over --max-rss-mb, 500; state
 reads' p99 over --max-read-p99-ms, 100). Standard library only.
 
-    scripts/web_load.py --bones target/release/bones            # 180 s, 50 games at hard
-    scripts/web_load.py --bones target/debug/bones --seconds 20 --games 8
+    scripts/bench/web_load.py --bones target/release/bones            # 180 s, 50 games at hard
+    scripts/bench/web_load.py --bones target/debug/bones --seconds 20 --games 8
 """
 
 import argparse

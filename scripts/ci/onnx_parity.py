@@ -2,7 +2,7 @@
 """Runs a Bones model folder's model.onnx in onnxruntime on observations recorded
 from self-play and compares its outputs with burn's (recorded beside them).
 
-    python scripts/onnx_parity.py DIR [--tolerance 1e-4]
+    python scripts/ci/onnx_parity.py DIR [--tolerance 1e-4]
 
 DIR holds model.onnx, model.json and the parity.json + parity.bin written by
 `bones export --parity-samples N`. Exits 1 (and says why) when the graph's names

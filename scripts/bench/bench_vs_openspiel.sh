@@ -2,7 +2,7 @@
 # Side-by-side random-play speed: bones (Texas 42) against OpenSpiel's C++
 # hearts (and optionally bridge), per player action, on one thread.
 #
-# Usage: scripts/bench_vs_openspiel.sh [--seconds S] [--bridge] [--openspiel-only] [--bones-only]
+# Usage: scripts/bench/bench_vs_openspiel.sh [--seconds S] [--bridge] [--openspiel-only] [--bones-only]
 #
 #   --seconds S        wall time of each timed run (default 10)
 #   --bridge           also measure OpenSpiel bridge (cards played out, no double-dummy scoring)
@@ -18,7 +18,7 @@
 # later runs reuse it. Counting: "actions" are player decisions only (bones:
 # bids, declarations and plays; OpenSpiel: non-chance steps, i.e. hearts passes
 # + 52 plays, bridge calls + 52 plays); chance steps (deals, hearts pass
-# direction) are never counted. See scripts/openspiel_random.py for how the
+# direction) are never counted. See scripts/bench/openspiel_random.py for how the
 # OpenSpiel side is timed and counted, and how its Python overhead is removed.
 set -euo pipefail
 
@@ -54,8 +54,8 @@ done
     { echo "bench_vs_openspiel: --seconds must be a positive number, got '$SECONDS_ARG'" >&2; exit 2; }
 [[ $RUN_OS -eq 1 || $RUN_BONES -eq 1 ]] || { echo "bench_vs_openspiel: nothing to run" >&2; exit 2; }
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-SCRIPTS="$ROOT/scripts"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+SCRIPTS="$ROOT/scripts/bench"
 VENV="${VENV:-$ROOT/.venv-openspiel}"
 PYTHON="${PYTHON:-python3}"
 TMP="$(mktemp -d)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots strength against self-play hands, one line per network (issue 46, item 3).
 
-    .venv-plot/bin/python scripts/plot_strength.py docs/strength-curve.csv --out docs/strength-curve.png
+    .venv-plot/bin/python scripts/bench/plot_strength.py docs/strength-curve.csv --out docs/strength-curve.png
     (set up once: python3 -m venv .venv-plot && .venv-plot/bin/pip install matplotlib)
 
 The CSV (`network,hands,games,seed,win_rate,win_lo,win_hi,marks,marks_lo,marks_hi,
