@@ -1,7 +1,7 @@
 // The Doubles board as it lies on a table: the spinner (the opening double,
 // upright in the middle) and its arms, each domino touching the end it was set
 // on with the matching half, doubles crosswise, drawn from the server's layout
-// (`table.layout`, docs/interfaces.md). The open ends carry their number; a
+// (`table.layout`, docs/interfaces/web.md). The open ends carry their number; a
 // locked number (its double not yet down: only the double may go there) is
 // marked. The drawing scales down to fit a phone.
 

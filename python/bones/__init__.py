@@ -22,7 +22,7 @@ Thin Python over the Rust engine (the extension module ``bones._bones``):
   (weights, the opponent pool, rollout shards); ``bones.ray.train`` and
   ``python -m bones.ray train`` run the workers as Ray actors on a cluster.
 
-See docs/interfaces.md ("The Python package") for every convention.
+See docs/interfaces/python.md for every convention.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Doubles as a PettingZoo AEC environment (``bones.doubles_v0.env(players=4)``).
 
 2, 3 or 4 agents ``player_0`` ..., each for themself; 58 actions (openings,
-attachments, ``draw``, ``pass``: docs/interfaces.md); observation float32[597].
+attachments, ``draw``, ``pass``: docs/interfaces/encodings.md); observation float32[597].
 """
 
 from __future__ import annotations

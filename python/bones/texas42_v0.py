@@ -1,7 +1,7 @@
 """Texas 42 as a PettingZoo AEC environment (``bones.texas42_v0.env()``).
 
 Four agents ``player_0`` .. ``player_3`` in two partnerships (0 and 2 against
-1 and 3); 61 actions (bids, trumps, plays: docs/interfaces.md);
+1 and 3); 61 actions (bids, trumps, plays: docs/interfaces/encodings.md);
 observation float32[914].
 """
 

@@ -70,7 +70,7 @@ import time
 
 HOST = "127.0.0.1"
 MAX_BODY = 64 * 1024
-# The server's defaults the hostile clients probe (docs/interfaces.md, the web API's limits).
+# The server's defaults the hostile clients probe (docs/interfaces/web.md, the limits).
 PER_ADDRESS_CONNECTIONS = 32
 PER_CLIENT_GAMES = 20
 CONNECTION_IDLE_S = 120

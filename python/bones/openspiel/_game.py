@@ -12,7 +12,7 @@ Texas 42 or one round of Doubles, played by the Bones engine (a
   outcome is weighted by the deals it leaves possible: the deals come out
   uniform among the valid ones, as Bones' own reshuffle makes them.
 - **Actions** are Bones' action ids (61 for Texas 42, 58 for Doubles); their
-  strings are the names of docs/interfaces.md (``pass``, ``30``, ``sixes``,
+  strings are the names of docs/interfaces/encodings.md (``pass``, ``30``, ``sixes``,
   ``6-4``, ``6-4@6``, ``draw``).
 - **Returns** (at the end only): Texas 42 marks won minus marks lost (game
   points won minus lost under ``scoring=points``); Doubles the round's points
