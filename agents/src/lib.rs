@@ -3,6 +3,8 @@
 //! - [`agent`]: the [`Agent`] trait (an agent acts from one seat's view only).
 //! - [`spec`]: agent specs (`random`, `heuristic`, `pimc:worlds=16`, `search`, `model:PATH`, …) and
 //!   their grammar, one table (`bones agents` prints it).
+//! - [`removed`]: what was tried and taken out (spec options and words, training config keys), one
+//!   list that the spec grammar and the config readers refuse by name.
 //! - [`policy`]: trained policies as agents use them ([`Policy`], [`PolicyLoader`]).
 //! - [`factory`]: builds the agent of a spec for any game; trained policies come
 //!   from a [`PolicyLoader`] the caller passes in.
@@ -43,6 +45,7 @@ pub mod pimc;
 pub mod policy;
 pub mod random;
 pub mod rating;
+pub mod removed;
 pub mod report;
 pub mod resample;
 pub mod review;

@@ -10,8 +10,9 @@
 //! which parses back to the same spec); [`AgentSpec::check_remote`] says
 //! whether a spec that arrived over the network may be built.
 //!
-//! A spec is plain data: this module uses nothing else of the crate, and the
-//! modules that act on a spec depend on it, never the other way round
+//! A spec is plain data: this module uses nothing else of the crate but the
+//! list of what was removed ([`crate::removed`]), and the modules that act on
+//! a spec depend on it, never the other way round
 //! ([`crate::factory::AgentFactory`] builds the agent of a spec for a game;
 //! [`crate::search::SearchAgent`] plays by the [`SearchOptions`] of its spec).
 
@@ -61,7 +62,7 @@ pub enum AgentSpec {
         observation: Option<u32>,
     },
     /// An outside program that speaks the bot protocol on stdin/stdout, sent
-    /// only its seat's view (see docs/interfaces.md, "Seat views").
+    /// only its seat's view (see docs/interfaces/cli.md, "Seat views").
     Exec {
         /// The command line: a program and its arguments, split like a shell
         /// splits words (quotes group, no other shell syntax).

@@ -8,8 +8,10 @@
 //!
 //! A spec is a name, then its options, each after a `:`; a [`Value::Rest`]
 //! option and an agent's [`Tail`] take the rest of the spec, so they may hold
-//! `:`.
+//! `:`. Options and words that were removed are refused by name, from the
+//! one list of what was removed ([`crate::removed`]).
 
+use crate::removed;
 use std::fmt::Write;
 
 /// Which agent a grammar entry is (the parser builds one spec per kind).
@@ -48,8 +50,6 @@ pub struct AgentGrammar {
     pub options: &'static [OptionGrammar],
     /// What follows the options and takes the rest of the spec (`model:PATH`).
     pub tail: Option<Tail>,
-    /// Options it once took; a spec naming one is refused as removed.
-    pub removed: &'static [&'static str],
 }
 
 /// One `key=VALUE` option of an agent.
@@ -94,8 +94,6 @@ pub enum Value {
     Word {
         /// The words it takes.
         words: &'static [&'static str],
-        /// Words it once took; a spec naming one is refused as removed.
-        removed: &'static [&'static str],
     },
     /// The rest of the spec, which may hold `:`; the option comes last.
     Rest {
@@ -117,14 +115,11 @@ pub struct Tail {
     pub about: &'static str,
 }
 
-/// Why a removed option or word is refused (the figures stay in the results).
-const REMOVED: &str = "it did not pay; see docs/results.md";
-
 const fn whole(shown: &'static str, what: &'static str, min: u64, max: u64) -> Value {
     Value::Whole { shown, what, min, max }
 }
 
-const ON_OFF: Value = Value::Word { words: &["on", "off"], removed: &[] };
+const ON_OFF: Value = Value::Word { words: &["on", "off"] };
 
 /// Every agent, in the order the grammar lists them.
 pub const AGENTS: &[AgentGrammar] = &[
@@ -135,7 +130,6 @@ pub const AGENTS: &[AgentGrammar] = &[
         about: "uniform over the legal actions",
         options: &[],
         tail: None,
-        removed: &[],
     },
     AgentGrammar {
         name: "heuristic",
@@ -144,7 +138,6 @@ pub const AGENTS: &[AgentGrammar] = &[
         about: "the rule-based player of the game",
         options: &[],
         tail: None,
-        removed: &[],
     },
     AgentGrammar {
         name: "highest",
@@ -153,7 +146,6 @@ pub const AGENTS: &[AgentGrammar] = &[
         about: "the legal play with the highest pip total",
         options: &[],
         tail: None,
-        removed: &[],
     },
     AgentGrammar {
         name: "pimc",
@@ -168,7 +160,6 @@ pub const AGENTS: &[AgentGrammar] = &[
             about: "worlds sampled per decision",
         }],
         tail: None,
-        removed: &[],
     },
     AgentGrammar {
         name: "search",
@@ -191,7 +182,7 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
             OptionGrammar {
                 key: "bidding",
-                value: Value::Word { words: &["policy", "pimc"], removed: &["playout"] },
+                value: Value::Word { words: &["policy", "pimc"] },
                 default: "policy",
                 about: "`policy`: the policy's most probable bid, its likeliest declarations the candidates; \
                         `pimc`: bids and declarations as `pimc` makes them",
@@ -204,7 +195,7 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
             OptionGrammar {
                 key: "continuation",
-                value: Value::Word { words: &["solver", "infoset"], removed: &["policy"] },
+                value: Value::Word { words: &["solver", "infoset"] },
                 default: "infoset",
                 about: "how a candidate is valued in a world: `solver`, the open-hand solver; `infoset`, the \
                         solver until `exact` tricks are left, then one play per information set over all the worlds",
@@ -231,7 +222,6 @@ pub const AGENTS: &[AgentGrammar] = &[
             },
         ],
         tail: None,
-        removed: &["caution", "level1", "replies", "reply_worlds", "retie"],
     },
     AgentGrammar {
         name: "model",
@@ -244,7 +234,6 @@ pub const AGENTS: &[AgentGrammar] = &[
             what: "a path",
             about: "a model folder (such as models/texas42), a training run folder or a checkpoint folder",
         }),
-        removed: &[],
     },
     AgentGrammar {
         name: "onnx",
@@ -262,7 +251,6 @@ pub const AGENTS: &[AgentGrammar] = &[
             what: "a path",
             about: "a folder holding model.onnx and model.json (as `bones export` writes), or a .onnx file",
         }),
-        removed: &[],
     },
     AgentGrammar {
         name: "exec",
@@ -280,7 +268,6 @@ pub const AGENTS: &[AgentGrammar] = &[
             what: "a command line",
             about: "a program and its arguments, split into words as a shell splits plain words",
         }),
-        removed: &[],
     },
 ];
 
@@ -425,8 +412,8 @@ fn option(agent: &'static AgentGrammar, opt: &str) -> Result<(&'static str, Give
         None => (opt, None),
     };
     let Some(o) = agent.options.iter().find(|o| o.key == key) else {
-        if agent.removed.contains(&key) {
-            return Err(Fault::Bad(format!("`{key}` was removed ({REMOVED})")));
+        if let Some(gone) = removed::option(name, key) {
+            return Err(Fault::Bad(gone.refusal(key)));
         }
         let hint = match nearest(key, agent.options.iter().map(|o| o.key)) {
             Some(near) => format!("did you mean `{near}`?"),
@@ -440,9 +427,9 @@ fn option(agent: &'static AgentGrammar, opt: &str) -> Result<(&'static str, Give
     let given = match &o.value {
         Value::Whole { min, max, .. } => within(v, *min, *max).map(Given::Whole),
         Value::Decimal { min, max, .. } => within(v, *min, *max).map(Given::Decimal),
-        Value::Word { words, removed } => {
-            if removed.contains(&v) {
-                return Err(Fault::Bad(format!("`{key}={v}` was removed ({REMOVED})")));
+        Value::Word { words } => {
+            if let Some(gone) = removed::word(name, key, v) {
+                return Err(Fault::Bad(gone.refusal(&format!("{key}={v}"))));
             }
             words.iter().find(|w| **w == v).map(|w| Given::Word(w))
         }
