@@ -44,6 +44,7 @@ use std::time::Instant;
 use crate::agent::{Agent, AgentFailure, AgentRng, ViewOf};
 use crate::arena::{self, ArenaError, DealResult, EvalOptions, EvalReport, Pooled, Seating, Shard};
 use crate::factory::AgentFactory;
+use crate::game::AgentGame;
 use crate::spec::AgentSpec;
 use bones_env::{Action, Episode, Game, GameState, SeatView};
 
@@ -123,7 +124,7 @@ impl Entrant<'_> {
 /// [`arena::evaluate`] where either side may be a batched player: the same
 /// report (for a batched player that chooses as a spec agent, the same to the
 /// bit except the timings).
-pub fn evaluate<G: Game>(
+pub fn evaluate<G: AgentGame>(
     game: &G,
     entrants: [Entrant<'_>; 2],
     factory: &AgentFactory,
@@ -140,7 +141,7 @@ pub fn evaluate<G: Game>(
 }
 
 /// [`arena::evaluate_shard`] where either side may be a batched player.
-pub fn evaluate_shard<G: Game>(
+pub fn evaluate_shard<G: AgentGame>(
     game: &G,
     entrants: [Entrant<'_>; 2],
     factory: &AgentFactory,
@@ -284,7 +285,7 @@ impl<G: Game> Rules<'_, G> {
 }
 
 /// Plays the deals `range` in lock step (see the module's doc).
-fn play<G: Game>(
+fn play<G: AgentGame>(
     game: &G,
     names: &[String; 2],
     entrants: [Entrant<'_>; 2],

@@ -39,9 +39,10 @@ use std::path::{Path, PathBuf};
 use crate::arena::{self, elo_vs_field, Amount, ArenaError, EvalOptions, EvalReport};
 use crate::batched::{self, Entrant};
 use crate::factory::AgentFactory;
+use crate::game::AgentGame;
 use crate::rating::pair_elo;
 use crate::spec::{AgentSpec, SpecError};
-use bones_env::{AnyGame, Game, GameError, GameVisitor};
+use bones_env::{AnyGame, GameError};
 use serde::{Deserialize, Serialize};
 
 /// The published benchmark versions, oldest first.
@@ -332,7 +333,8 @@ pub fn run_entrant(
     if opponents.is_empty() {
         return Err(BenchmarkError::NoOpponents(bench.version.clone()));
     }
-    bench.any_game()?.visit(Runner { bench, agent, opponents: &opponents, factory, threads, progress })
+    let runner = Runner { bench, agent, opponents: &opponents, factory, threads, progress };
+    bones_env::on_game!(bench.any_game()?, g => runner.visit(g))
 }
 
 /// Hands (rounds) a run of `bench` plays in all, over the whole gauntlet.
@@ -352,10 +354,8 @@ struct Runner<'a, 'e> {
     progress: &'a (dyn Fn(u64) + Sync),
 }
 
-impl GameVisitor for Runner<'_, '_> {
-    type Output = Result<Scorecard, BenchmarkError>;
-
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl Runner<'_, '_> {
+    fn visit<G: AgentGame>(self, game: G) -> Result<Scorecard, BenchmarkError> {
         let b = self.bench;
         let mut agent = self.agent;
         if let Entrant::Spec(spec) = agent {

@@ -1,5 +1,5 @@
 //! Outside programs as agents (`exec:COMMAND`): a program that speaks the bot
-//! protocol (docs/interfaces.md, "Seat views") on its standard input and
+//! protocol (docs/interfaces/cli.md, "Seat views") on its standard input and
 //! output, started once per agent (one per evaluation thread) and kept alive
 //! across decisions.
 //!

@@ -43,6 +43,10 @@ pub fn legal_prob(logits: &[f32], legal: ActionMask, action: Action) -> f32 {
     }
 }
 
+/// Why a spec that needs a trained policy cannot be built without a [`PolicyLoader`].
+pub(crate) const NO_LOADER: &str =
+    "this program cannot load trained policies (the `bones` binary and the Python package can)";
+
 /// Loads trained policies for `model:PATH` specs.
 pub trait PolicyLoader: Sync {
     /// The policy at `path`, which must have been trained for `game` with that

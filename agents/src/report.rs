@@ -1,5 +1,5 @@
 //! The JSON form of an [`EvalReport`]: the object `bones eval --json` prints and
-//! the Python package's `bones.evaluate` returns (docs/interfaces.md describes
+//! the Python package's `bones.evaluate` returns (docs/interfaces/cli.md describes
 //! every key). One definition, so the two cannot drift apart.
 //!
 //! ```

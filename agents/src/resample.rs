@@ -1,5 +1,5 @@
 //! Resampling what one seat cannot see of a state, for search agents written
-//! outside Bones (PIMC, information-set MCTS): [`resample`] returns a full state
+//! outside Bones (PIMC, information-set MCTS): [`resample`](crate::resample()) returns a full state
 //! consistent with everything the seat knows, drawn **uniformly** among the
 //! consistent deals as Bones' own [`pimc`](crate::pimc) draws its worlds.
 //!
@@ -23,10 +23,8 @@
 //! uses only `rng`, so it is deterministic for a seed. Errors are values
 //! ([`ResampleError`]), never panics.
 
-use std::any::Any;
-
 use bones_env::doubles::{Round, NO_SEAT};
-use bones_env::{Domino, DominoSet, DoublesState, Game, GameState, Texas42State};
+use bones_env::{Domino, DominoSet, DoublesState, GameState, Texas42State};
 use rand::Rng;
 
 use crate::agent::AgentRng;
@@ -54,37 +52,6 @@ pub enum ResampleError {
         /// The seat asked for.
         seat: usize,
     },
-    /// The game has no resampler.
-    #[error("{game} has no resampler of hidden information")]
-    Unsupported {
-        /// The game's name.
-        game: &'static str,
-    },
-}
-
-/// A state `seat` cannot tell from `state`, drawn uniformly among the deals
-/// consistent with its view (see the module docs), for any game of the
-/// registry. Errors: a seat not at the table, a finished episode, no
-/// consistent deal, a game without a resampler.
-pub fn resample<G: Game>(
-    game: &G,
-    state: &G::State,
-    seat: usize,
-    rng: &mut AgentRng,
-) -> Result<G::State, ResampleError> {
-    let players = game.num_players();
-    if seat >= players {
-        return Err(ResampleError::Seat { seat, players });
-    }
-    let any: &dyn Any = state;
-    let out: Box<dyn Any> = if let Some(s) = any.downcast_ref::<Texas42State>() {
-        Box::new(resample_texas42(s, seat, rng)?)
-    } else if let Some(s) = any.downcast_ref::<DoublesState>() {
-        Box::new(resample_doubles(s, seat, rng)?)
-    } else {
-        return Err(ResampleError::Unsupported { game: game.name() });
-    };
-    out.downcast::<G::State>().map(|s| *s).map_err(|_| ResampleError::Unsupported { game: game.name() })
 }
 
 /// A Texas 42 state `seat` cannot tell from `state`: the other hands drawn

@@ -53,13 +53,13 @@
 //! a seed.
 
 use bones_env::texas42::{Hand, Phase};
-use bones_env::{Action, ActionMask, SeatView, Texas42View};
+use bones_env::{Action, ActionMask, Game, SeatView, Texas42, Texas42View};
 use rand::Rng;
 
 use crate::agent::{Agent, AgentRng, Explained};
 use crate::pimc::{declaration_values, public_actions, ranked, PimcAgent, WorldSampler};
-use crate::policy::{legal_prob, Policy};
-use crate::spec::{Bidding, Continuation, SearchOptions};
+use crate::policy::{legal_prob, Policy, PolicyLoader, NO_LOADER};
+use crate::spec::{AgentSpec, Bidding, Continuation, SearchOptions, SpecError};
 
 /// The policy-guided search agent (see the module docs).
 pub struct SearchAgent {
@@ -81,6 +81,29 @@ struct Observed {
 }
 
 impl SearchAgent {
+    /// The agent of the spec `spec` (whose options are `options`) for Texas
+    /// 42: its network is `options.model`, else the game's shipped model,
+    /// loaded by `models` (`None`: this program cannot load networks).
+    pub fn from_spec(
+        spec: &AgentSpec,
+        options: &SearchOptions,
+        game: &Texas42,
+        models: Option<&dyn PolicyLoader>,
+    ) -> Result<SearchAgent, SpecError> {
+        let loader = models.ok_or_else(|| SpecError::NotAvailable { spec: spec.to_string(), reason: NO_LOADER })?;
+        let path = match &options.model {
+            Some(p) => p.clone(),
+            None => loader.shipped(game.name()).ok_or_else(|| SpecError::BadModel {
+                spec: spec.to_string(),
+                reason: format!("no shipped model (models/{}) here: give one with `model=PATH`", game.name()),
+            })?,
+        };
+        let policy = loader
+            .load(&path, game.name(), game.obs_len(), game.num_actions())
+            .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
+        Ok(SearchAgent::new(policy, options.clone(), game.obs_len()))
+    }
+
     /// An agent asking `policy` (trained on observations of `obs_len` floats);
     /// `worlds` is at least 1 and `pool` at least `worlds`.
     pub fn new(policy: Box<dyn Policy>, options: SearchOptions, obs_len: usize) -> SearchAgent {

@@ -1,4 +1,4 @@
-//! A seat's view as the `view` of a bot-protocol request (docs/interfaces.md,
+//! A seat's view as the `view` of a bot-protocol request (docs/interfaces/cli.md,
 //! "Seat views"): what an outside program (`exec:`) is sent when its seat is to
 //! move. It is written from the seat's view only ([`bones_env::SeatView`]), so
 //! it cannot hold what the seat may not know: no seed, no other hand, no

@@ -3,6 +3,7 @@
 //! that the baselines beat `random` by a wide margin.
 
 use bones_agents::arena::{evaluate, Amount, ArenaError, EvalOptions, EvalReport};
+use bones_agents::AgentGame;
 use bones_agents::{Agent, AgentRng};
 use bones_agents::{AgentFactory, AgentSpec, SpecError, ViewOf};
 use bones_env::doubles::Move;
@@ -28,12 +29,12 @@ fn spec(s: &str) -> AgentSpec {
 fn none(_: u64) {}
 
 /// `specs[0]` against `specs[1]` on `game` with the bare agent factory, no progress shown.
-fn eval<G: Game>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions) -> Result<EvalReport, ArenaError> {
+fn eval<G: AgentGame>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions) -> Result<EvalReport, ArenaError> {
     evaluate(game, specs, &AgentFactory::new(), opts, &none)
 }
 
 /// Plays whole games with the given agent mix and checks every action is legal.
-fn check_legal<G: Game>(
+fn check_legal<G: AgentGame>(
     game: &G,
     specs: &[AgentSpec],
     build: impl Fn(&AgentSpec) -> Box<dyn Agent<ViewOf<G>>>,

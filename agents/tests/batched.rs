@@ -9,9 +9,10 @@ use bones_agents::arena::{
     evaluate_shard, evaluate_with, merge_shards, Amount, ArenaError, EvalOptions, EvalReport, MakeAgent,
 };
 use bones_agents::batched::{self, Batch, BatchPolicy, Entrant, WINDOW};
+use bones_agents::AgentGame;
 use bones_agents::{Agent, AgentFactory, AgentFailure, AgentRng, AgentSpec};
 use bones_env::rules::DoublesRules;
-use bones_env::{Action, Doubles, Game, SeatView, Texas42, Texas42Rules};
+use bones_env::{Action, Doubles, SeatView, Texas42, Texas42Rules};
 
 fn none(_: u64) {}
 
@@ -66,7 +67,7 @@ impl BatchPolicy for Batched {
 }
 
 /// `[A, B]` as agents: `Some(highest)` an [`Extreme`], `None` random.
-fn as_agents<G: Game>(game: &G, opts: &EvalOptions, sides: [Option<bool>; 2], names: [String; 2]) -> EvalReport {
+fn as_agents<G: AgentGame>(game: &G, opts: &EvalOptions, sides: [Option<bool>; 2], names: [String; 2]) -> EvalReport {
     let make: &MakeAgent<_> = &|who: usize| match sides[who] {
         Some(highest) => Ok(Box::new(Extreme { highest }) as Box<dyn Agent<_>>),
         None => AgentFactory::new().build(&AgentSpec::Random, game),
@@ -75,7 +76,7 @@ fn as_agents<G: Game>(game: &G, opts: &EvalOptions, sides: [Option<bool>; 2], na
 }
 
 /// The same with the extremes batched.
-fn as_batched<G: Game>(game: &G, opts: &EvalOptions, sides: [Option<bool>; 2]) -> (EvalReport, usize) {
+fn as_batched<G: AgentGame>(game: &G, opts: &EvalOptions, sides: [Option<bool>; 2]) -> (EvalReport, usize) {
     let mut policies = sides.map(|s| Batched::new(s.unwrap_or(false)));
     let [pa, pb] = &mut policies;
     let entrant = |side: Option<bool>, p: &'static str, policy| match side {
@@ -94,7 +95,7 @@ fn names(sides: [Option<bool>; 2]) -> [String; 2] {
     ]
 }
 
-fn check_same<G: Game>(game: &G) {
+fn check_same<G: AgentGame>(game: &G) {
     let cases = [[Some(false), None], [None, Some(true)], [Some(false), Some(true)]];
     for amount in [Amount::Hands(40), Amount::Games(4)] {
         for (k, sides) in cases.into_iter().enumerate() {

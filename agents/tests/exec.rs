@@ -5,6 +5,7 @@
 //! and what was expected, keeping the report of the deals already finished.
 //! The spec's own rules (options, safety over the network) are checked too.
 
+use bones_agents::AgentGame;
 use std::path::{Path, PathBuf};
 
 use bones_agents::arena::{evaluate, Amount, ArenaError, EvalOptions};
@@ -12,7 +13,7 @@ use bones_agents::seat_request::SeatRequest;
 use bones_agents::spec::{split_words, DEFAULT_EXEC_LIMIT_MS};
 use bones_agents::{AgentFactory, AgentSpec, SpecError};
 use bones_env::rules::DoublesRules;
-use bones_env::{Domino, DominoSet, Doubles, Episode, Game, GameState, Texas42, Texas42Rules};
+use bones_env::{Domino, DominoSet, Doubles, Episode, GameState, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -35,7 +36,7 @@ fn dominoes_in(v: &Value, out: &mut DominoSet) {
 /// Plays random games of `game` and, at every decision, checks that the request
 /// sent to the seat to move names no domino but those `known(state, seat)`
 /// (its own and the ones on the table) and no key that could carry more.
-fn requests_hold_only_what_the_seat_knows<G: Game>(game: &G, known: impl Fn(&G::State, usize) -> DominoSet)
+fn requests_hold_only_what_the_seat_knows<G: AgentGame>(game: &G, known: impl Fn(&G::State, usize) -> DominoSet)
 where
     <G::State as GameState>::View: SeatRequest,
 {
@@ -101,7 +102,7 @@ fn bot(name: &str, body: &str) -> (PathBuf, String) {
 
 const GOOD: &str = "print(json.dumps({'id': req['id'], 'action': req['view']['legal'][0]}))";
 
-fn eval_vs_heuristic<G: Game>(game: &G, exec: &str, hands: u64) -> Result<bones_agents::EvalReport, ArenaError> {
+fn eval_vs_heuristic<G: AgentGame>(game: &G, exec: &str, hands: u64) -> Result<bones_agents::EvalReport, ArenaError> {
     let spec: AgentSpec = exec.parse().unwrap();
     let opts = EvalOptions { amount: Amount::Hands(hands), seed: 3, threads: 2 };
     evaluate(game, [&spec, &AgentSpec::Heuristic], &AgentFactory::new(), &opts, &|_| {})

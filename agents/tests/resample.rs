@@ -9,12 +9,14 @@
 //! cargo test -p bones-agents --release --test main -- resample:: --nocapture
 //! ```
 
+use bones_agents::AgentGame;
 use std::collections::HashMap;
 use std::hash::Hash;
 
 use bones_agents::pimc::doubles::DoublesSampler;
 use bones_agents::pimc::WorldSampler;
-use bones_agents::resample::{resample, resample_doubles, resample_texas42, ResampleError};
+use bones_agents::resample;
+use bones_agents::resample::{resample_doubles, resample_texas42, ResampleError};
 use bones_agents::{AgentRng, ViewOf};
 use bones_env::rules::{BlockedTie, DoublesRules};
 use bones_env::{Action, DominoSet, Doubles, DoublesState, Episode, Game, GameState, Texas42, Texas42Rules};
@@ -30,7 +32,7 @@ fn random_action<S: GameState>(s: &S, rng: &mut AgentRng) -> Action {
 /// Checks one resampled state against the original for `seat`: the same view
 /// and observation, the same own hand, the same seat to move and public
 /// counts; then plays it to the end with random legal actions.
-fn check<G: Game>(game: &G, state: &G::State, seat: usize, rng: &mut AgentRng) -> G::State
+fn check<G: AgentGame>(game: &G, state: &G::State, seat: usize, rng: &mut AgentRng) -> G::State
 where
     ViewOf<G>: PartialEq + std::fmt::Debug,
 {

@@ -7,9 +7,10 @@ use bones_agents::arena::{
     deal_count, evaluate, evaluate_shard, merge_shards, shard_ranges, Amount, ArenaError, EvalOptions, EvalReport,
     MergeError, Shard,
 };
+use bones_agents::AgentGame;
 use bones_agents::{AgentFactory, AgentSpec};
 use bones_env::rules::DoublesRules;
-use bones_env::{Doubles, Game, Texas42, Texas42Rules};
+use bones_env::{Doubles, Texas42, Texas42Rules};
 use proptest::prelude::*;
 
 fn none(_: u64) {}
@@ -26,7 +27,7 @@ fn specs() -> [AgentSpec; 2] {
 
 /// Plays `ranges` as separate shards (threads varying), each through JSON, and
 /// merges them in reverse order.
-fn sharded<G: Game>(game: &G, amount: Amount, seed: u64, ranges: &[std::ops::Range<u64>]) -> EvalReport {
+fn sharded<G: AgentGame>(game: &G, amount: Amount, seed: u64, ranges: &[std::ops::Range<u64>]) -> EvalReport {
     let [a, b] = specs();
     let mut shards: Vec<Shard> = ranges
         .iter()
@@ -44,7 +45,7 @@ fn sharded<G: Game>(game: &G, amount: Amount, seed: u64, ranges: &[std::ops::Ran
     merge_shards(game, &shards).unwrap()
 }
 
-fn whole<G: Game>(game: &G, amount: Amount, seed: u64) -> EvalReport {
+fn whole<G: AgentGame>(game: &G, amount: Amount, seed: u64) -> EvalReport {
     let [a, b] = specs();
     evaluate(game, [&a, &b], &AgentFactory::new(), &EvalOptions { amount, seed, threads: 2 }, &none).unwrap()
 }
@@ -58,7 +59,7 @@ fn cut(deals: u64, cuts: &[u64]) -> Vec<std::ops::Range<u64>> {
     points.windows(2).map(|w| w[0]..w[1]).collect()
 }
 
-fn check<G: Game>(game: &G, amount: Amount, seed: u64, cuts: &[u64]) {
+fn check<G: AgentGame>(game: &G, amount: Amount, seed: u64, cuts: &[u64]) {
     let full = whole(game, amount, seed);
     let deals = deal_count(amount, game.num_sides()).unwrap();
     let merged = sharded(game, amount, seed, &cut(deals, cuts));

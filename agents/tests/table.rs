@@ -6,12 +6,13 @@
 //! games cross their hand boundaries.
 
 use bones_agents::table::DecideError;
+use bones_agents::AgentGame;
 use bones_agents::{
     Agent, AgentError, AgentFactory, AgentRng, AgentSpec, Bare, Board, Played, Refusal, Seats, Table, TableError,
     ViewOf,
 };
 use bones_env::rules::DoublesRules;
-use bones_env::{Action, Doubles, Env, EnvError, Episode, Game, GameState, SeatView, Texas42, Texas42Rules};
+use bones_env::{Action, Doubles, Env, EnvError, Episode, GameState, SeatView, Texas42, Texas42Rules};
 use rand::{Rng, SeedableRng};
 
 /// Every game the checks run on.
@@ -25,12 +26,12 @@ macro_rules! for_each_game {
     };
 }
 
-fn agent<G: Game>(game: &G, spec: &str) -> Box<dyn Agent<ViewOf<G>>> {
+fn agent<G: AgentGame>(game: &G, spec: &str) -> Box<dyn Agent<ViewOf<G>>> {
     AgentFactory::new().build(&AgentSpec::parse(spec).unwrap(), game).unwrap()
 }
 
 /// `spec` at every seat but `outside`.
-fn seats<G: Game>(game: &G, spec: &str, outside: &[usize]) -> Seats<G> {
+fn seats<G: AgentGame>(game: &G, spec: &str, outside: &[usize]) -> Seats<G> {
     (0..game.num_players()).map(|s| (!outside.contains(&s)).then(|| agent(game, spec))).collect()
 }
 
@@ -51,7 +52,7 @@ fn outside_choice<S: GameState>(state: &S, rng: &mut AgentRng) -> Action {
 
 /// Plays a table to the end: the agents, and `outside_choice` for the outside
 /// seats. Returns how many outside actions were played.
-fn play_out<G: Game, B: Board<Game = G>>(table: &mut Table<G, B>, outside_seed: u64) -> usize {
+fn play_out<G: AgentGame, B: Board<Game = G>>(table: &mut Table<G, B>, outside_seed: u64) -> usize {
     let mut own = rng(outside_seed);
     let mut outside = 0;
     table.advance().unwrap();
@@ -65,7 +66,7 @@ fn play_out<G: Game, B: Board<Game = G>>(table: &mut Table<G, B>, outside_seed: 
     outside
 }
 
-fn bots_advance_to_the_outside_seat<G: Game>(game: G) {
+fn bots_advance_to_the_outside_seat<G: AgentGame>(game: G) {
     for outside in 0..game.num_players() {
         for seed in 0..5 {
             let mut table = Table::new(
@@ -95,7 +96,7 @@ fn bots_advance_to_the_outside_seat_and_wait_there() {
     for_each_game!(bots_advance_to_the_outside_seat);
 }
 
-fn all_bots_play_to_the_end<G: Game>(game: G) {
+fn all_bots_play_to_the_end<G: AgentGame>(game: G) {
     for episode in [Episode::Hand, Episode::Game] {
         for seed in 0..3 {
             let mut table =
@@ -122,14 +123,14 @@ fn an_all_bot_table_plays_the_episode_to_its_end() {
     for_each_game!(all_bots_play_to_the_end);
 }
 
-fn game_of<G: Game>(game: &G, seed: u64, agent_seed: u64, outside: &[usize]) -> Vec<(usize, Action)> {
+fn game_of<G: AgentGame>(game: &G, seed: u64, agent_seed: u64, outside: &[usize]) -> Vec<(usize, Action)> {
     let board = Bare::dealt(game.clone(), seed, Episode::Game);
     let mut table = Table::new(board, seats(game, "random", outside), rng(agent_seed));
     play_out(&mut table, 99);
     table.history().to_vec()
 }
 
-fn same_seeds_same_game<G: Game>(game: G) {
+fn same_seeds_same_game<G: AgentGame>(game: G) {
     for seed in 0..3 {
         assert_eq!(game_of(&game, seed, 5, &[0]), game_of(&game, seed, 5, &[0]));
         assert_eq!(game_of(&game, seed, 5, &[]), game_of(&game, seed, 5, &[]));
@@ -145,7 +146,7 @@ fn the_same_seeds_give_the_same_game() {
 /// The loop the front ends wrote by hand: one stream for every agent, each
 /// acting from its seat's view in move order; the outside seat answered by
 /// `outside_choice`.
-fn hand_written<G: Game>(game: &G, seed: u64, agent_seed: u64, outside: usize) -> Vec<(usize, Action)> {
+fn hand_written<G: AgentGame>(game: &G, seed: u64, agent_seed: u64, outside: usize) -> Vec<(usize, Action)> {
     let mut agents = seats(game, "random", &[outside]);
     let mut state = game.new_state(seed, Episode::Game);
     let mut rng = rng(agent_seed);
@@ -162,7 +163,7 @@ fn hand_written<G: Game>(game: &G, seed: u64, agent_seed: u64, outside: usize) -
     history
 }
 
-fn draws_as_the_old_loops<G: Game>(game: G) {
+fn draws_as_the_old_loops<G: AgentGame>(game: G) {
     for seed in 0..3 {
         assert_eq!(game_of(&game, seed, seed + 10, &[1]), hand_written(&game, seed, seed + 10, 1));
     }
@@ -173,7 +174,7 @@ fn the_table_draws_as_the_hand_written_loops_did() {
     for_each_game!(draws_as_the_old_loops);
 }
 
-fn illegal_outside_action_refused<G: Game>(game: G) {
+fn illegal_outside_action_refused<G: AgentGame>(game: G) {
     for seed in 0..5 {
         let mut table =
             Table::new(Bare::dealt(game.clone(), seed, Episode::Game), seats(&game, "heuristic", &[0]), rng(seed));
@@ -205,7 +206,7 @@ fn an_illegal_outside_action_is_refused_and_the_table_is_unchanged() {
     for_each_game!(illegal_outside_action_refused);
 }
 
-fn outside_action_for_an_agent_refused<G: Game>(game: G) {
+fn outside_action_for_an_agent_refused<G: AgentGame>(game: G) {
     let mut table = Table::new(Bare::dealt(game.clone(), 3, Episode::Hand), seats(&game, "heuristic", &[]), rng(3));
     let seat = table.to_move().unwrap();
     let a = table.state().legal_mask().nth(0);
@@ -220,7 +221,7 @@ fn an_outside_action_while_an_agent_is_to_move_is_refused() {
     for_each_game!(outside_action_for_an_agent_refused);
 }
 
-fn action_after_the_end_refused<G: Game>(game: G) {
+fn action_after_the_end_refused<G: AgentGame>(game: G) {
     let mut table = Table::new(Bare::dealt(game.clone(), 4, Episode::Hand), seats(&game, "random", &[]), rng(4));
     table.advance().unwrap();
     assert!(table.is_over());
@@ -236,7 +237,7 @@ fn an_action_after_the_end_is_refused_as_over() {
     for_each_game!(action_after_the_end_refused);
 }
 
-fn whole_games_cross_hands<G: Game>(game: G) {
+fn whole_games_cross_hands<G: AgentGame>(game: G) {
     for seed in 0..3 {
         let outside = game.num_players() - 1;
         let mut table =
@@ -275,7 +276,7 @@ fn a_whole_game_episode_crosses_hand_boundaries() {
     for_each_game!(whole_games_cross_hands);
 }
 
-fn played_reports_each_action<G: Game>(game: G) {
+fn played_reports_each_action<G: AgentGame>(game: G) {
     let mut table = Table::new(Bare::dealt(game.clone(), 8, Episode::Hand), seats(&game, "heuristic", &[0]), rng(8));
     let mut seen = Vec::new();
     let mut own = rng(1);
@@ -303,7 +304,7 @@ fn the_with_variants_report_every_action_with_its_states() {
     for_each_game!(played_reports_each_action);
 }
 
-fn decide_without_playing<G: Game>(game: G) {
+fn decide_without_playing<G: AgentGame>(game: G) {
     for seed in 0..5 {
         let board = Bare::dealt(game.clone(), seed, Episode::Hand);
         let mut table = Table::shared(board, agent(&game, "random"), 0..game.num_players(), rng(seed));
@@ -327,7 +328,7 @@ fn decide_asks_the_agent_to_move_without_playing_its_choice() {
     for_each_game!(decide_without_playing);
 }
 
-fn shared_agent_plays_its_seats<G: Game>(game: G) {
+fn shared_agent_plays_its_seats<G: AgentGame>(game: G) {
     let players = game.num_players();
     let mut table =
         Table::shared(Bare::dealt(game.clone(), 2, Episode::Game), agent(&game, "heuristic"), 1..players, rng(2));
@@ -355,7 +356,7 @@ impl<V: SeatView> Agent<V> for Cheat {
     }
 }
 
-fn refused_agent_is_an_error<G: Game>(game: G) {
+fn refused_agent_is_an_error<G: AgentGame>(game: G) {
     let mut seats: Seats<G> = (0..game.num_players()).map(|_| None).collect();
     let board = Bare::dealt(game.clone(), 6, Episode::Hand);
     let first = board.to_move().unwrap();
@@ -394,7 +395,7 @@ impl<V: SeatView> Agent<V> for Panicky {
     }
 }
 
-fn panicking_agent_is_a_failure<G: Game>(game: G) {
+fn panicking_agent_is_a_failure<G: AgentGame>(game: G) {
     let mut seats: Seats<G> = (0..game.num_players()).map(|_| None).collect();
     let board = Bare::dealt(game.clone(), 6, Episode::Hand);
     let first = board.to_move().unwrap();
@@ -424,13 +425,13 @@ fn an_agent_that_panics_is_reported_as_failed_and_the_table_is_unchanged() {
     for_each_game!(panicking_agent_is_a_failure);
 }
 
-fn env_table<G: Game>(game: &G, episode: Episode, max_steps: Option<u32>, outside: &[usize]) -> Table<G, Env<G>> {
+fn env_table<G: AgentGame>(game: &G, episode: Episode, max_steps: Option<u32>, outside: &[usize]) -> Table<G, Env<G>> {
     let mut env = Env::new(game.clone(), episode);
     env.max_steps = max_steps;
     Table::new(env, seats(game, "random", outside), rng(0))
 }
 
-fn env_boards<G: Game>(game: G) {
+fn env_boards<G: AgentGame>(game: G) {
     for seed in 0..3 {
         // An environment board plays the same game as a bare one.
         let mut on_env = env_table(&game, Episode::Game, None, &[0]);
@@ -465,7 +466,7 @@ fn an_env_table_plays_the_same_game_and_stops_where_the_env_does() {
     for_each_game!(env_boards);
 }
 
-fn restarts_and_histories<G: Game>(game: G) {
+fn restarts_and_histories<G: AgentGame>(game: G) {
     let mut table = Table::new(Bare::dealt(game.clone(), 1, Episode::Hand), seats(&game, "random", &[0]), rng(1));
     play_out(&mut table, 2);
     let first = table.history().to_vec();
@@ -486,7 +487,7 @@ fn a_restarted_table_plays_afresh_and_a_restored_one_keeps_its_history() {
 
 /// One game of the Python table: the game and episode, the step limit, the
 /// outside player's seat, and the seeds of the deal and of the agents.
-struct PythonGame<'a, G: Game> {
+struct PythonGame<'a, G: AgentGame> {
     game: &'a G,
     episode: Episode,
     max_steps: Option<u32>,
@@ -495,7 +496,7 @@ struct PythonGame<'a, G: Game> {
     agent_seed: u64,
 }
 
-impl<G: Game> PythonGame<'_, G> {
+impl<G: AgentGame> PythonGame<'_, G> {
     /// The environment, with the step limit.
     fn env(&self) -> Env<G> {
         let mut env = Env::new(self.game.clone(), self.episode);
@@ -514,7 +515,7 @@ type Trace = (Vec<bones_env::TimeStep>, Vec<(u8, u8)>);
 
 /// The loop `bones._bones.Table` ran before it used the table (python/src/table.rs,
 /// `Core::advance` and `Core::step`), on an environment.
-fn python_core_before<G: Game>(run: &PythonGame<G>) -> Trace {
+fn python_core_before<G: AgentGame>(run: &PythonGame<G>) -> Trace {
     let mut env = run.env();
     let mut agents = run.agents();
     env.reset(run.seed);
@@ -552,7 +553,7 @@ fn python_core_before<G: Game>(run: &PythonGame<G>) -> Trace {
 }
 
 /// The same on the table.
-fn python_core_now<G: Game>(run: &PythonGame<G>) -> Trace {
+fn python_core_now<G: AgentGame>(run: &PythonGame<G>) -> Trace {
     let mut table = Table::new(run.env(), run.agents(), rng(0));
     table.reset(run.seed, rng(run.agent_seed));
     let mut own = rng(99);
@@ -569,7 +570,7 @@ fn python_core_now<G: Game>(run: &PythonGame<G>) -> Trace {
     }
 }
 
-fn python_tables_unchanged<G: Game>(game: G) {
+fn python_tables_unchanged<G: AgentGame>(game: G) {
     for episode in [Episode::Hand, Episode::Game] {
         for max_steps in [None, Some(30)] {
             for seed in 0..3 {

@@ -4,16 +4,17 @@
 use bones_agents::agent::{Agent, AgentRng, ViewOf};
 use bones_agents::arena::deal_seed;
 use bones_agents::timing::time_decisions;
+use bones_agents::AgentGame;
 use bones_agents::{AgentFactory, AgentSpec};
 use bones_env::rules::DoublesRules;
 use bones_env::{Action, Doubles, Episode, Game, GameState, SeatView, Texas42, Texas42Rules};
 
-fn heuristic<G: Game>(game: &G) -> Box<dyn Agent<ViewOf<G>>> {
+fn heuristic<G: AgentGame>(game: &G) -> Box<dyn Agent<ViewOf<G>>> {
     AgentFactory::new().build(&AgentSpec::Heuristic, game).unwrap()
 }
 
 /// Decisions with a choice and forced ones in the hands `time_decisions` deals.
-fn count_decisions<G: Game>(game: &G, hands: u64, seed: u64) -> (usize, u64) {
+fn count_decisions<G: AgentGame>(game: &G, hands: u64, seed: u64) -> (usize, u64) {
     let mut agent = heuristic(game);
     let (mut choices, mut forced) = (0, 0);
     for i in 0..hands {
@@ -35,7 +36,7 @@ fn count_decisions<G: Game>(game: &G, hands: u64, seed: u64) -> (usize, u64) {
 
 #[test]
 fn every_decision_of_every_seat_is_timed_and_forced_ones_are_counted_apart() {
-    fn check<G: Game>(game: G) {
+    fn check<G: AgentGame>(game: G) {
         let t = time_decisions(&game, &mut heuristic(&game), 6, 11).unwrap();
         assert_eq!(t.hands, 6);
         assert_eq!((t.micros.len(), t.forced), count_decisions(&game, 6, 11), "{}", game.name());

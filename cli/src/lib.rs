@@ -13,6 +13,5 @@
 pub mod commands;
 pub mod plot;
 pub mod protocol;
-pub mod review;
 pub mod terminal;
 pub mod web;

@@ -1,4 +1,4 @@
-//! The JSON-lines bot protocol of `bones serve` (docs/interfaces.md), as a library: one request object in, one reply object out.
+//! The JSON-lines bot protocol of `bones serve` (docs/interfaces/cli.md), as a library: one request object in, one reply object out.
 //!
 //! A request `{"id":…,"record":{…},"seat":s}` holds a game record so far (the
 //! format `bones replay` reads) and the seat to move. The reply is
@@ -16,16 +16,16 @@
 //! public record, never the other seats' dominoes) and replies
 //! `{"id":…,"action":"6-4"}`.
 
-use bones_agents::{AgentError, AgentRng, AgentSpec, Bare, Board, DecideError, Refusal, Table};
+use bones_agents::{AgentError, AgentGame, AgentRng, AgentSpec, Bare, Board, DecideError, Refusal, Table};
+use bones_env::on_game;
 use bones_env::record::RecordError;
-use bones_env::registry::{view_position, RecordVisitor};
-use bones_env::replay::load_record;
+use bones_env::registry::{view_position, AnyGame, RecordVisitor};
+use bones_env::replay::{load_record, load_record_of, record_game};
 use bones_env::{Action, ActionMask, Game, GameState};
 use bones_policy::agent::{resolve, PolicyAgent};
 use bones_policy::folder;
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
-use std::any::Any;
 use std::collections::hash_map::{Entry, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -174,11 +174,26 @@ impl<'a> Given<'a> {
             (Some(record), None) => Ok(Given::Record(record)),
             (None, Some(Value::Object(view))) => Ok(Given::View(view)),
             (None, Some(v)) => Err(ServeError::Request(format!(
-                "bad `view` {}: expected a seat view object (docs/interfaces.md, Seat views)",
+                "bad `view` {}: expected a seat view object (docs/interfaces/cli.md, Seat views)",
                 bones_env::record::kind(v)
             ))),
             (Some(_), Some(_)) => Err(ServeError::Request("a request holds `record` or `view`, not both".into())),
             (None, None) => Err(ServeError::Missing("record")),
+        }
+    }
+
+    /// The registered game of the record or view (its `game`), with the
+    /// messages of reading them whole.
+    fn game(&self) -> Result<AnyGame, ServeError> {
+        match self {
+            Given::Record(record) => record_game(record).map_err(ServeError::record),
+            Given::View(view) => {
+                let name = view.get("game").and_then(Value::as_str).unwrap_or_default();
+                AnyGame::new(name, None, None).map_err(|_| {
+                    let names = bones_env::registry::names_or(|n| format!("\"{n}\""));
+                    ServeError::Request(format!("`game` must be {names}"))
+                })
+            }
         }
     }
 
@@ -215,57 +230,92 @@ impl RecordVisitor for ReadPosition<'_> {
     }
 }
 
-/// The tables of one spec's agent, one per game and rules (players included):
-/// each a [`Table<G>`] of its game `G` with the agent at every seat.
-type Agents = HashMap<(&'static str, String), Box<dyn Any + Send>>;
+/// The tables of one spec's agent, by game: each game's [`Tables`].
+type Agents = HashMap<&'static str, Box<dyn GameTables>>;
 
-/// An agent's move on a record: builds the game's table on its first use, then
-/// checks the seat and asks the table's agent, which sees the seat's view only.
-struct AgentMove<'a> {
-    spec: &'a AgentSpec,
-    agents: &'a mut Agents,
-    rng: &'a mut AgentRng,
-    seat: u64,
+/// The agent's tables of one game, whatever its type.
+trait GameTables: Send {
+    /// The agent's move for `seat` at the position `given` (of this game).
+    fn decide(
+        &mut self,
+        given: &Given<'_>,
+        spec: &AgentSpec,
+        rng: &mut AgentRng,
+        seat: u64,
+    ) -> Result<&'static str, ServeError>;
 }
 
-impl RecordVisitor for AgentMove<'_> {
-    type Output = Result<&'static str, ServeError>;
-    fn visit<G: Game>(self, game: G, state: G::State) -> Result<&'static str, ServeError> {
+/// The agent's tables of the game `G`, one per rules (players included), each
+/// with the agent at every seat: built on a rules' first use, then each
+/// request's position is set on it and the seat's agent asked, from that
+/// seat's view only.
+struct Tables<G: AgentGame> {
+    kind: G,
+    by_rules: HashMap<String, Table<G>>,
+}
+
+impl<G: AgentGame> GameTables for Tables<G> {
+    fn decide(
+        &mut self,
+        given: &Given<'_>,
+        spec: &AgentSpec,
+        rng: &mut AgentRng,
+        seat: u64,
+    ) -> Result<&'static str, ServeError> {
+        let (game, state) = match given {
+            Given::Record(record) => load_record_of(&self.kind, record).map_err(ServeError::record)?,
+            Given::View(view) => G::position(view).map_err(|e| ServeError::Request(e.to_string()))?,
+        };
         let to_move = state.current_seat().ok_or(ServeError::Finished)?;
-        if self.seat != to_move as u64 {
-            return Err(ServeError::NotToMove { seat: self.seat, to_move });
+        if seat != to_move as u64 {
+            return Err(ServeError::NotToMove { seat, to_move });
         }
         let (name, players) = (game.name(), game.num_players());
-        let key = (name, game.rules_json().to_string());
+        let key = game.rules_json().to_string();
         let board = Bare::new(game, state);
-        let table = match self.agents.entry(key.clone()) {
+        let table = match self.by_rules.entry(key.clone()) {
             Entry::Occupied(e) => {
-                let table = e.into_mut().downcast_mut::<Table<G>>().expect("the table built for this game");
-                table.restart(board, self.rng.clone());
+                let table = e.into_mut();
+                table.restart(board, rng.clone());
                 table
             }
             Entry::Vacant(e) => {
                 let agent = bones_policy::agent::factory()
-                    .build(self.spec, board.game())
+                    .build(spec, board.game())
                     .map_err(|err| ServeError::Agent { game: name, message: err.to_string() })?;
-                let table = Table::shared(board, agent, 0..players, self.rng.clone());
-                e.insert(Box::new(table)).downcast_mut::<Table<G>>().expect("the table just built")
+                e.insert(Table::shared(board, agent, 0..players, rng.clone()))
             }
         };
         let decided = table.decide();
-        *self.rng = table.rng().clone();
+        *rng = table.rng().clone();
         let message = match decided {
             Ok(a) => return Ok(table.game().action_name(a)),
             Err(DecideError::Illegal(AgentError { refusal: Refusal::Board { action, .. }, .. })) => {
-                format!("agent `{}` chose the illegal action `{}`", self.spec, table.game().action_name(action))
+                format!("agent `{spec}` chose the illegal action `{}`", table.game().action_name(action))
             }
-            Err(e) => format!("agent `{}`: {e}", self.spec),
+            Err(e) => format!("agent `{spec}`: {e}"),
         };
         // An agent that failed (or panicked) may be left in any state: the
         // next request builds a fresh one.
-        self.agents.remove(&key);
+        self.by_rules.remove(&key);
         Err(ServeError::Agent { game: name, message })
     }
+}
+
+/// An agent's move on a position: the game's tables (built on its first
+/// use) set to the position and asked.
+fn agent_move(
+    given: &Given<'_>,
+    spec: &AgentSpec,
+    agents: &mut Agents,
+    rng: &mut AgentRng,
+    seat: u64,
+) -> Result<&'static str, ServeError> {
+    let kind = given.game()?;
+    let tables = agents.entry(kind.name()).or_insert_with(
+        || on_game!(kind, g => Box::new(Tables { kind: g, by_rules: HashMap::new() }) as Box<dyn GameTables>),
+    );
+    tables.decide(given, spec, rng, seat)
 }
 
 /// The server: lazily loaded models (one per game) and the sampling stream, or
@@ -351,7 +401,7 @@ impl Server {
         if let Some((spec, agents)) = self.agent.as_mut() {
             let mut fresh = AgentRng::seed_from_u64(0);
             let rng = self.rng.as_mut().unwrap_or(&mut fresh);
-            let action = position.visit(AgentMove { spec, agents, rng, seat })??;
+            let action = agent_move(&position, spec, agents, rng, seat)?;
             let mut reply = Map::new();
             reply.insert("action".into(), json!(action));
             return Ok(reply);

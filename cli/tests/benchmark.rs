@@ -38,7 +38,7 @@ fn reduced(version: &str, gauntlet: &[&str], hands: u64) -> Benchmark {
 }
 
 /// The scorecard's rows are the arena's reports on the same opponents and seed.
-fn check_against_arena<G: Game>(game: &G, b: &Benchmark, agent: &AgentSpec, card: &Scorecard) {
+fn check_against_arena<G: bones_agents::AgentGame>(game: &G, b: &Benchmark, agent: &AgentSpec, card: &Scorecard) {
     let factory = AgentFactory::new();
     assert_eq!(card.rows.len(), b.gauntlet.len());
     for (row, name) in card.rows.iter().zip(&b.gauntlet) {

@@ -5,7 +5,7 @@ use bones_agents::arena::{evaluate, Amount, EvalOptions, EvalReport};
 use bones_agents::seat_request::SeatRequest;
 use bones_agents::AgentSpec;
 use bones_env::replay::replay_line;
-use bones_env::{Game, GameState};
+use bones_env::GameState;
 use bones_policy::model::PolicyConfig;
 use bones_train::TrainConfig;
 use burn::prelude::*;
@@ -308,7 +308,7 @@ fn results(r: &EvalReport) -> String {
 /// `inside` against itself, over the same deals: the same report. The server
 /// gets only seat views and rebuilds a position from each, so its play is
 /// `inside`'s, decision for decision.
-fn served_plays_as_itself<G: Game>(game: &G, serve_args: &str, inside: &str, amount: Amount) {
+fn served_plays_as_itself<G: bones_agents::AgentGame>(game: &G, serve_args: &str, inside: &str, amount: Amount) {
     let opts = EvalOptions { amount, seed: 11, threads: 2 };
     let (bones, models) = (env!("CARGO_BIN_EXE_bones"), crate::bones_cmd::MODELS);
     let exec: AgentSpec = format!("exec:{bones} --models {models} serve {serve_args}").parse().unwrap();
@@ -336,7 +336,7 @@ fn bones_serve_as_an_outside_program_plays_both_games_exactly_as_the_agent_itsel
 
 /// Asks `serve` for the action of every decision of `game`'s deal of `seed`,
 /// once by the record so far and once by the seat's view: the same reply.
-fn views_answer_as_records<G: Game>(serve: &mut Bot, game: &G, seed: u64)
+fn views_answer_as_records<G: bones_agents::AgentGame>(serve: &mut Bot, game: &G, seed: u64)
 where
     <G::State as GameState>::View: SeatRequest,
 {

@@ -6,9 +6,8 @@
 use bones_cli::web::{start, WebConfig, WebServer};
 use bones_env::registry::RecordVisitor;
 use bones_env::replay::{load_record, replay_line};
-use bones_env::{DominoSet, DoublesView, Game, GameState, Texas42View};
+use bones_env::{DominoSet, Game, GameState};
 use serde_json::{json, Value};
-use std::any::Any;
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -100,15 +99,7 @@ impl RecordVisitor for Hidden {
     type Output = (DominoSet, DominoSet, [DominoSet; 4]);
     fn visit<G: Game>(self, _: G, state: G::State) -> Self::Output {
         let hands = state.seat_hands();
-        let view = state.view(self.0);
-        let any: &dyn Any = &view;
-        let public = if let Some(v) = any.downcast_ref::<Texas42View>() {
-            v.played
-        } else if let Some(v) = any.downcast_ref::<DoublesView>() {
-            v.board.placed
-        } else {
-            panic!("a game without a table")
-        };
+        let public = state.dominoes().expect("both games keep a domino ledger").played;
         let own = hands[self.0];
         (own, DominoSet::FULL - own - public, hands)
     }

@@ -1,4 +1,4 @@
-//! The seeded shuffle of docs/interfaces.md, fixed exactly so that any implementation
+//! The seeded shuffle of docs/rules.md ("The shake"), fixed exactly so that any implementation
 //! reproduces the same deals.
 //!
 //! `rng = ChaCha8Rng::seed_from_u64(seed)`; `deck = [0, 1, …, 27]`; for `i` from
@@ -14,7 +14,7 @@ pub fn rng_for_seed(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
-/// Shuffles the 28 dominoes in dense order with docs/interfaces.md's Fisher-Yates.
+/// Shuffles the 28 dominoes in dense order with the Fisher-Yates of docs/rules.md ("The shake").
 pub fn shuffle(rng: &mut ChaCha8Rng) -> [Domino; 28] {
     let mut deck = Domino::ALL;
     for i in (1..28usize).rev() {

@@ -45,7 +45,7 @@ pub use env::{Env, EnvError, RestoreError, TimeStep};
 pub use game::{Contract, ContractDecisions, DealOutcome, DominoLedger, Episode, Game, GameState, RewardMode};
 pub use observe::Segment;
 pub use record::typed::TypedRecord;
-pub use registry::{AnyGame, GameError, GameVisitor, GAMES};
+pub use registry::{AnyGame, AnyState, GameError, GameVisitor, Registered, GAMES};
 pub use rules::{AllPass, NelloDoubles, RulesError, Scoring, Texas42Rules, Variant, Variants};
 pub use texas42::{Texas42, Texas42Record, Texas42State, Texas42View};
 pub use vec_env::{VecEnv, VecEnvError};

@@ -1,5 +1,5 @@
 //! A position from one seat's view: the `view` object of a bot-protocol request
-//! (docs/interfaces.md, "Seat views") read back into the game and a state whose
+//! (docs/interfaces/cli.md, "Seat views") read back into the game and a state whose
 //! view for that seat is the view sent. It is what `bones serve` plays a `view`
 //! request from.
 //!

@@ -7,12 +7,14 @@
 //! that hot loops stay monomorphised.
 //!
 //! Adding a game: implement [`Game`] and [`crate::GameState`] for it, add a
-//! variant to [`AnyGame`] and a line to [`AnyGame::new`], `on_game!` (which
-//! [`AnyGame::visit`] and the accessors use), [`AnyGame::with_reward`],
-//! [`replay_record`], [`view_position`] and [`GAMES`]. Outside this file only
-//! three places know the games by name: the agent factory of bones-agents (which game has which agents
-//! written for it), the terminal screens of `bones play` and the table that the
-//! page of `bones web` draws (by the view's type; other games play without one).
+//! variant to [`AnyGame`] and to [`AnyState`] (with [`Registered`]), a line to
+//! [`AnyGame::new`], [`on_game!`](crate::on_game) (which [`AnyGame::visit`],
+//! the accessors and every tool use), [`AnyGame::with_reward`],
+//! [`replay_record`], [`view_position`] and [`GAMES`]. The tools above this
+//! crate reach games through `on_game!` with their own bounds (the agents'
+//! `AgentGame`, the web page's `TableGame`, the terminal's screens), so a game
+//! missing one of those impls fails to compile where it is needed
+//! (docs/interfaces/library.md, "Adding a game").
 //!
 //! ```
 //! use bones_env::registry::{AnyGame, GameVisitor};
@@ -32,13 +34,13 @@
 //! ```
 
 use crate::action::ActionError;
-use crate::doubles::Doubles;
+use crate::doubles::{Doubles, DoublesState};
 use crate::game::{Action, ContractDecisions, Game};
 use crate::observe::Segment;
 use crate::position::{position, ViewError, ViewGame};
 use crate::record::json::RecordError;
 use crate::rules::{parse_rules_arg, DoublesRules, RulesError, Texas42Rules};
-use crate::texas42::{RewardMode, Texas42};
+use crate::texas42::{RewardMode, Texas42, Texas42State};
 use serde_json::{Map, Value};
 
 /// One registered game: its name and a line about it.
@@ -173,14 +175,74 @@ pub fn view_position<V: RecordVisitor>(view: &Map<String, Value>, visitor: V) ->
     }
 }
 
-/// `expr` on the concrete game `g` of an [`AnyGame`], whichever it is.
+/// `expr` on the concrete game `g` of an [`AnyGame`], whichever it is: the one
+/// dispatch from a registered game to generic code. Each arm is its own
+/// monomorphised copy of `expr`, so a crate whose generic code needs more of a
+/// game than [`Game`] (the agents' `AgentGame`, the web's `TableGame`) calls
+/// its functions here with its own bounds, and a game that lacks one of those
+/// trait impls fails to compile at this call, not at run time.
+///
+/// ```
+/// use bones_env::{on_game, AnyGame, Game};
+///
+/// fn first_action<G: Game>(game: &G) -> &'static str {
+///     game.action_name(0)
+/// }
+/// let game = AnyGame::new("doubles", None, None).unwrap();
+/// assert_eq!(on_game!(game, g => first_action(&g)), "0-0");
+/// ```
+#[macro_export]
 macro_rules! on_game {
     ($any:expr, $g:ident => $e:expr) => {
         match $any {
-            AnyGame::Texas42($g) => $e,
-            AnyGame::Doubles($g) => $e,
+            $crate::registry::AnyGame::Texas42($g) => $e,
+            $crate::registry::AnyGame::Doubles($g) => $e,
         }
     };
+}
+
+/// A state of a registered game, borrowed: what code that holds the state of
+/// one game and an agent or a view of another (Python's tables and agents)
+/// compares, by game, without knowing either's type.
+#[derive(Copy, Clone, Debug)]
+pub enum AnyState<'a> {
+    /// Texas 42.
+    Texas42(&'a Texas42State),
+    /// Doubles.
+    Doubles(&'a DoublesState),
+}
+
+/// A game of the registry: its states to and from [`AnyState`]. Every game
+/// with a variant of [`AnyGame`] implements it.
+pub trait Registered: Game {
+    /// `state` as a state of a registered game.
+    fn any_state(state: &Self::State) -> AnyState<'_>;
+    /// `state` as a state of this game; `None` when it is of another game.
+    fn of_any_state(state: AnyState<'_>) -> Option<&Self::State>;
+}
+
+impl Registered for Texas42 {
+    fn any_state(state: &Texas42State) -> AnyState<'_> {
+        AnyState::Texas42(state)
+    }
+    fn of_any_state(state: AnyState<'_>) -> Option<&Texas42State> {
+        match state {
+            AnyState::Texas42(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl Registered for Doubles {
+    fn any_state(state: &DoublesState) -> AnyState<'_> {
+        AnyState::Doubles(state)
+    }
+    fn of_any_state(state: AnyState<'_>) -> Option<&DoublesState> {
+        match state {
+            AnyState::Doubles(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// A game of the registry, with its rules (and player count).

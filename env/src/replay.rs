@@ -1,6 +1,6 @@
 //! Replay of game records (JSON lines) of any registered game: validate a
 //! record, run its actions, and annotate it with a `result` (or an `error`), as
-//! docs/interfaces.md specifies. The registry picks the game by the record's
+//! docs/interfaces/encodings.md specifies. The registry picks the game by the record's
 //! `game`; each game reads its own records ([`crate::Game::replay_record`]).
 //!
 //! ```
@@ -15,7 +15,7 @@ use crate::doubles::{Doubles, DoublesRecord};
 use crate::game::{Episode, Game};
 use crate::record::json::{kind, RecordError};
 use crate::record::typed::TypedRecord;
-use crate::registry::{game_names, names_or, replay_record, RecordVisitor};
+use crate::registry::{game_names, names_or, replay_record, AnyGame, RecordVisitor};
 use crate::texas42::{Texas42, Texas42Record};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -81,6 +81,57 @@ pub fn load_record<V: RecordVisitor>(record: &Value, visitor: V) -> Result<V::Ou
         other => return Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
     };
     run(&mut record, visitor).map(|(out, _)| out)
+}
+
+/// The registered game a record names (its `game`; default rules: what the
+/// value is for is its type). With [`load_record_of`], code whose generic
+/// bounds go beyond [`Game`] replays a record through
+/// [`on_game!`](crate::on_game), with the same checks and messages as
+/// [`load_record`]:
+///
+/// ```
+/// use bones_env::replay::{load_record_of, record_game};
+/// use bones_env::{on_game, GameState};
+///
+/// let record = serde_json::json!({"game":"doubles","seed":1,"actions":["6-6"]});
+/// let kind = record_game(&record).unwrap();
+/// let to_move = on_game!(kind, g => load_record_of(&g, &record).unwrap().1.current_seat());
+/// assert_eq!(to_move, Some(1));
+/// ```
+pub fn record_game(record: &Value) -> Result<AnyGame, RecordError> {
+    match record {
+        Value::Object(m) => match m.get("game") {
+            Some(Value::String(name)) => AnyGame::new(name, None, None)
+                .map_err(|_| RecordError::record(format!("unknown game `{name}`: expected {}", game_names()))),
+            Some(v) => {
+                Err(RecordError::record(format!("bad `game` {v}: expected {}", names_or(|n| format!("\"{n}\"")))))
+            }
+            None => Err(RecordError::record(format!(
+                "missing `game`: expected {}",
+                names_or(|n| format!("\"game\":\"{n}\""))
+            ))),
+        },
+        other => Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
+    }
+}
+
+/// Replays `record`, a record of the game `kind` is (by its type; see
+/// [`record_game`]): the record's game (its own rules) and final state.
+pub fn load_record_of<G: Game>(kind: &G, record: &Value) -> Result<(G, G::State), RecordError> {
+    let _ = kind;
+    let mut record = match record {
+        Value::Object(m) => m.clone(),
+        other => {
+            return Err(RecordError::record(format!(
+                "a record must be a JSON object, got {}",
+                crate::record::json::kind(other)
+            )))
+        }
+    };
+    record.remove("result");
+    record.remove("error");
+    let (game, state, _) = G::replay_record(&mut record)?;
+    Ok((game, state))
 }
 
 /// Replays a record object (dropping its annotations): the visitor's output on

@@ -13,7 +13,7 @@
 use crate::action::ActionMask;
 
 /// One seat's public information state (see the module docs).
-pub trait SeatView: Clone + Send + Sync + 'static {
+pub trait SeatView: Clone + std::fmt::Debug + Send + Sync + 'static {
     /// The seat whose view this is.
     fn seat(&self) -> usize;
     /// The legal actions of this seat (empty unless it is to move).

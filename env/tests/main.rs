@@ -9,7 +9,7 @@
 //! - `records`: the shared conformance records, bad input, typed records;
 //! - `golden`, `observation_digest`: today's behaviour pinned;
 //! - `env_api`: `Env`/`VecEnv` errors, truncation, saves;
-//! - `docs`: docs/interfaces.md holds the code's observation tables.
+//! - `docs`: docs/interfaces/encodings.md holds the code's observation tables.
 
 mod docs;
 mod doubles;

@@ -4,14 +4,15 @@
 //! from the observation alone (`random`, `model:PATH`, `onnx:PATH`) also act on an
 //! observation vector and a legal mask. And `bones.replay(record)`.
 
-use std::any::Any;
 use std::sync::Mutex;
 
 use crate::errors::{spec_error, BonesError, RecordError};
-use crate::game::{any_game, from_json, record_value};
+use crate::game::{any_game, from_json, record_value, PyGame};
 use crate::table::Table;
 use bones_agents::{Agent as RustAgent, AgentRng, AgentSpec, Policy, PolicyLoader, ViewOf};
-use bones_env::registry::{AnyGame, GameVisitor, RecordVisitor};
+use bones_env::on_game;
+use bones_env::registry::{AnyGame, AnyState, Registered};
+use bones_env::replay::{load_record_of, record_game};
 use bones_env::{Action, ActionMask, Game, GameState, SeatView};
 use pyo3::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -19,12 +20,11 @@ use serde_json::Value;
 
 /// The object-safe face of an agent of game `G`.
 trait DynAgent: Send {
-    /// Acts for the seat to move of `state` (a `G::State`); None when `state`
-    /// is of another game.
-    fn act_state(&mut self, state: &dyn Any, rng: &mut AgentRng) -> Option<Result<Action, String>>;
+    /// Acts for the seat to move of `state`; None when `state` is of another game.
+    fn act_state(&mut self, state: AnyState<'_>, rng: &mut AgentRng) -> Option<Result<Action, String>>;
 }
 
-struct AgentOf<G: Game> {
+struct AgentOf<G: PyGame> {
     game: G,
     agent: Box<dyn RustAgent<ViewOf<G>>>,
     /// The spec, naming the agent in its errors.
@@ -33,9 +33,9 @@ struct AgentOf<G: Game> {
     broken: Option<String>,
 }
 
-impl<G: Game> DynAgent for AgentOf<G> {
-    fn act_state(&mut self, state: &dyn Any, rng: &mut AgentRng) -> Option<Result<Action, String>> {
-        let state = state.downcast_ref::<G::State>()?;
+impl<G: PyGame> DynAgent for AgentOf<G> {
+    fn act_state(&mut self, state: AnyState<'_>, rng: &mut AgentRng) -> Option<Result<Action, String>> {
+        let state = G::of_any_state(state)?;
         let Some(seat) = state.current_seat() else {
             return Some(Err("the episode is over: there is no seat to move".into()));
         };
@@ -62,9 +62,8 @@ impl<G: Game> DynAgent for AgentOf<G> {
 
 struct Build<'a>(&'a AgentSpec);
 
-impl GameVisitor for Build<'_> {
-    type Output = PyResult<Box<dyn DynAgent>>;
-    fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynAgent>> {
+impl Build<'_> {
+    fn visit<G: PyGame>(self, game: G) -> PyResult<Box<dyn DynAgent>> {
         let agent = bones_policy::agent::factory().build(self.0, &game).map_err(spec_error)?;
         Ok(Box::new(AgentOf { game, agent, spec: self.0.to_string(), broken: None }))
     }
@@ -75,6 +74,11 @@ enum FromObs {
     Random,
     Policy(Box<dyn Policy>),
     No,
+}
+
+/// `state`, a state of `game`, as a state of a registered game.
+fn any_state<'a, G: Registered>(_: &G, state: &'a G::State) -> AnyState<'a> {
+    G::any_state(state)
 }
 
 /// An agent of `spec` for a game (`game`, `rules`, `players`), drawing its
@@ -100,7 +104,7 @@ impl Agent {
         })
     }
 
-    fn act_any(&self, state: &dyn Any) -> PyResult<Action> {
+    fn act_any(&self, state: AnyState<'_>) -> PyResult<Action> {
         let mut g = self.lock()?;
         let (agent, rng, _) = &mut *g;
         match agent.act_state(state, rng) {
@@ -125,7 +129,7 @@ impl Agent {
     ) -> PyResult<Agent> {
         let g = any_game(game, rules, players)?;
         let spec = AgentSpec::parse(spec).map_err(spec_error)?;
-        let agent = g.visit(Build(&spec))?;
+        let agent = on_game!(g, x => Build(&spec).visit(x))?;
         let from_obs = match &spec {
             AgentSpec::Random => FromObs::Random,
             AgentSpec::Model { path } => FromObs::Policy(
@@ -180,15 +184,12 @@ impl Agent {
     /// record (a dict or a JSON line, as `bones replay` reads).
     fn act_record(&self, record: &Bound<'_, PyAny>) -> PyResult<&'static str> {
         let value = record_value(record)?;
-        struct Visit<'a>(&'a Agent);
-        impl RecordVisitor for Visit<'_> {
-            type Output = PyResult<&'static str>;
-            fn visit<G: Game>(self, game: G, state: G::State) -> PyResult<&'static str> {
-                let a = self.0.act_any(&state)?;
-                Ok(game.action_name(a))
-            }
-        }
-        bones_env::replay::load_record(&value, Visit(self)).map_err(|e| RecordError::new_err(e.to_string()))?
+        let bad = |e: bones_env::record::RecordError| RecordError::new_err(e.to_string());
+        let kind = record_game(&value).map_err(bad)?;
+        on_game!(kind, g => {
+            let (game, state) = load_record_of(&g, &value).map_err(bad)?;
+            Ok(game.action_name(self.act_any(any_state(&game, &state))?))
+        })
     }
 
     /// The action id for an observation (`float32[obs_len]`) and its legal mask

@@ -16,12 +16,13 @@
 //! joins shards that cover every deal once into the same dict as `evaluate`.
 
 use crate::errors::{spec_error, BonesError};
-use crate::game::{any_game, from_json};
+use crate::game::{any_game, from_json, PyGame};
 use crate::seat::TableActor;
 use bones_agents::arena::{self, deal_count, Amount, ArenaError, EvalOptions, Shard};
 use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
 use bones_agents::benchmark::{self as bench, Benchmark, BenchmarkError};
 use bones_agents::{AgentFailure, AgentSpec};
+use bones_env::on_game;
 use bones_env::registry::{AnyGame, GameVisitor};
 use bones_env::{Action, Game};
 use bones_policy::agent::{factory, shipped_model};
@@ -203,7 +204,7 @@ fn setup(
     }
     for side in &sides {
         if let Side::Spec(spec) = side {
-            py.detach(|| game.visit(CheckSpec { spec })).map_err(spec_error)?;
+            py.detach(|| on_game!(game, g => CheckSpec { spec }.visit(g))).map_err(spec_error)?;
         }
     }
     Ok(Setup { game, sides, amount })
@@ -213,9 +214,8 @@ struct CheckSpec<'a> {
     spec: &'a AgentSpec,
 }
 
-impl GameVisitor for CheckSpec<'_> {
-    type Output = Result<(), bones_agents::SpecError>;
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl CheckSpec<'_> {
+    fn visit<G: PyGame>(self, game: G) -> Result<(), bones_agents::SpecError> {
         factory().build(self.spec, &game).map(|_| ())
     }
 }
@@ -235,9 +235,8 @@ struct PlayShard<'a> {
     range: Range<u64>,
 }
 
-impl GameVisitor for PlayShard<'_> {
-    type Output = Result<Shard, ArenaError>;
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl PlayShard<'_> {
+    fn visit<G: PyGame>(self, game: G) -> Result<Shard, ArenaError> {
         let sides = &*self.sides;
         if table_actor(sides).is_some() {
             // Table actors and specs: the arena's own agents, built per thread.
@@ -320,7 +319,8 @@ fn play(py: Python<'_>, s: &mut Setup, seed: u64, threads: usize, range: Range<u
     let threads = if table_actor(&s.sides).is_some() { 1 } else { threads };
     let opts = EvalOptions { amount: s.amount, seed, threads };
     let (game, sides) = (&s.game, &mut s.sides);
-    let played = py.detach(|| game.visit(PlayShard { sides, opts, range }));
+    let shard = PlayShard { sides, opts, range };
+    let played = py.detach(|| on_game!(*game, g => shard.visit(g)));
     played.map_err(|e| arena_error(e, &mut s.sides))
 }
 
@@ -331,7 +331,7 @@ fn deals_of(s: &Setup) -> PyResult<u64> {
 
 /// Evaluates `a` against `b` on duplicate deals exactly as
 /// `bones eval --agents a,b --json` does and returns the same dict (keys in the
-/// same order; docs/interfaces.md, "bones eval --json"). Each of `a`, `b` is an
+/// same order; docs/interfaces/cli.md, "bones eval --json"). Each of `a`, `b` is an
 /// agent spec or a callable `policy(observations, masks, seats) -> action ids`
 /// (called with batches of seats across the deals in play; reported as
 /// `python:NAME`). `hands=` or `games=` (default 100 games), rounded up to whole

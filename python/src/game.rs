@@ -3,7 +3,9 @@
 //! the conversions between Python objects and JSON.
 
 use crate::errors::{game_error, BonesError, GameError, RecordError};
+use bones_agents::AgentGame;
 use bones_env::registry::AnyGame;
+use bones_env::Registered;
 use bones_env::{Episode, Game};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -179,6 +181,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(episode_seed, m)?)?;
     Ok(())
 }
+
+/// What the Python package needs of a game: the agents' [`AgentGame`] and the
+/// registry's [`Registered`] (its states compared across tables and agents).
+/// Every game of the registry is one; the package reaches games through
+/// [`bones_env::on_game!`], so a registered game without it does not compile.
+pub trait PyGame: AgentGame + Registered {}
+
+impl<G: AgentGame + Registered> PyGame for G {}
 
 /// Names of the legal actions of `mask` with their ids.
 pub fn legal_pairs<G: Game>(game: &G, mask: bones_env::ActionMask) -> Vec<(usize, &'static str)> {

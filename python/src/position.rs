@@ -4,17 +4,12 @@
 //! view by Bones' samplers ([`world_of`]), a seat's information as text
 //! ([`info_text`]) and the outcome of a finished deal ([`outcome_dict`]).
 
-use std::any::Any;
-
 use crate::errors::RecordError;
-use bones_agents::pimc::doubles::DoublesSampler;
-use bones_agents::pimc::WorldSampler;
-use bones_agents::{AgentRng, ViewOf};
-use bones_env::deal::rng_for_seed;
+use bones_agents::resample::ResampleError;
+use bones_agents::{AgentGame, AgentRng, ViewOf};
 use bones_env::record::deals::apply_named;
 use bones_env::registry::RecordVisitor;
-use bones_env::series::Series;
-use bones_env::{Action, DealOutcome, Doubles, DoublesView, Episode, Game, GameState, Texas42, Texas42View};
+use bones_env::{Action, DealOutcome, Episode, Game, GameState};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use serde_json::Value;
@@ -63,50 +58,21 @@ pub fn apply_names<G: Game>(game: &G, state: &mut G::State, names: &[String]) ->
 /// `seat`'s information as text: its view (its own dominoes and every public
 /// fact of the deal and the game, as the agents and its observation see them)
 /// in Rust's debug form. Two states `seat` cannot tell apart give the same
-/// text. A game without a view type known here writes its observation.
-pub fn info_text<G: Game>(game: &G, state: &G::State, seat: usize) -> String {
-    let view = state.view(seat);
-    let any: &dyn Any = &view;
-    if let Some(v) = any.downcast_ref::<Texas42View>() {
-        return format!("{v:?}");
-    }
-    if let Some(v) = any.downcast_ref::<DoublesView>() {
-        return format!("{v:?}");
-    }
-    let mut obs = vec![0.0; game.obs_len()];
-    state.observe(seat, &mut obs);
-    format!("seat {seat} {obs:?}")
+/// text.
+pub fn info_text<G: Game>(state: &G::State, seat: usize) -> String {
+    format!("{:?}", state.view(seat))
 }
 
-/// A one-deal state whose seat to move has the view `view`: the dominoes it
-/// cannot see drawn by Bones' samplers (those of the `pimc` agents) uniformly
-/// among the deals consistent with the view. The game totals are not kept.
-/// An error (in words) when the game has no sampler or no deal fits.
-pub fn world_of<G: Game>(game: &G, view: &ViewOf<G>, rng: &mut AgentRng) -> Result<G::State, String> {
-    let (g, v): (&dyn Any, &dyn Any) = (game, view);
-    let no_deal = || "no deal is consistent with the seat's view".to_string();
-    let state: Box<dyn Any> = if let (Some(g), Some(v)) = (g.downcast_ref::<Texas42>(), v.downcast_ref::<Texas42View>())
-    {
-        let sampler = WorldSampler::new(v);
-        if sampler.relaxed() {
-            return Err(no_deal());
-        }
-        let hand = sampler.world(v, rng).ok_or_else(no_deal)?;
-        Box::new(Series::new(*g, hand, Episode::Hand, rng_for_seed(0)))
-    } else if let (Some(g), Some(v)) = (g.downcast_ref::<Doubles>(), v.downcast_ref::<DoublesView>()) {
-        let sampler = DoublesSampler::new(v);
-        if sampler.relaxed() {
-            return Err(no_deal());
-        }
-        let round = sampler.world(v, rng).ok_or_else(no_deal)?;
-        Box::new(Series::new(*g, round, Episode::Hand, rng_for_seed(0)))
-    } else {
-        return Err(format!("{} has no sampler of hidden information", game.name()));
-    };
-    state
-        .downcast::<G::State>()
-        .map(|s| *s)
-        .map_err(|_| format!("{} has no sampler of hidden information", game.name()))
+/// A one-deal state whose seat to move has the view `view`
+/// ([`AgentGame::world_of`]): the dominoes it cannot see drawn by Bones'
+/// samplers (those of the `pimc` agents) uniformly among the deals consistent
+/// with the view. The game totals are not kept. An error (in words) when no
+/// deal fits.
+pub fn world_of<G: AgentGame>(game: &G, view: &ViewOf<G>, rng: &mut AgentRng) -> Result<G::State, String> {
+    game.world_of(view, rng).map_err(|e| match e {
+        ResampleError::NoDeal { .. } => "no deal is consistent with the seat's view".to_string(),
+        e => e.to_string(),
+    })
 }
 
 /// The outcome of the deal the last action finished, as a dict: `score`,

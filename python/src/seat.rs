@@ -9,10 +9,11 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::game::PyGame;
 use crate::position;
 use crate::table::Table;
 use bones_agents::{Agent, AgentFailure, AgentRng, ViewOf};
-use bones_env::{Action, Episode, Game, SeatView};
+use bones_env::{Action, Episode, SeatView};
 use pyo3::prelude::*;
 use rand::Rng;
 
@@ -46,7 +47,7 @@ impl TableActor {
     }
 
     /// An agent of `game` for one worker thread.
-    pub fn agent<G: Game>(&self, game: &G) -> Box<dyn Agent<ViewOf<G>>> {
+    pub fn agent<G: PyGame>(&self, game: &G) -> Box<dyn Agent<ViewOf<G>>> {
         Box::new(TableAgent { game: game.clone(), obj: self.obj.clone(), raised: self.raised.clone() })
     }
 
@@ -57,13 +58,13 @@ impl TableActor {
 }
 
 /// The agent that asks the object.
-struct TableAgent<G: Game> {
+struct TableAgent<G: PyGame> {
     game: G,
     obj: Arc<Py<PyAny>>,
     raised: Arc<Mutex<Option<PyErr>>>,
 }
 
-impl<G: Game> Agent<ViewOf<G>> for TableAgent<G> {
+impl<G: PyGame> Agent<ViewOf<G>> for TableAgent<G> {
     fn act(&mut self, view: &ViewOf<G>, rng: &mut AgentRng) -> Action {
         self.try_act(view, rng).unwrap_or_else(|_| view.legal().iter().next().unwrap_or(0))
     }

@@ -5,17 +5,17 @@
 //! move or the episode ends. One generic [`Core`] over `Env<G>` is built by a
 //! registry visitor and used through the object-safe [`DynTable`].
 
-use std::any::Any;
 use std::sync::Mutex;
 
 use crate::errors::{env_error, game_error, illegal, spec_error, BonesError, EpisodeOverError, RestoreError};
-use crate::game::{any_game, episode_name, from_json, legal_pairs};
+use crate::game::{any_game, episode_name, from_json, legal_pairs, PyGame};
 use crate::position;
-use bones_agents::resample::{self, ResampleError};
+use bones_agents::resample::ResampleError;
 use bones_agents::table::{self as seats, TableError};
 use bones_agents::{AgentRng, AgentSpec};
-use bones_env::registry::{AnyGame, GameVisitor, RecordVisitor};
-use bones_env::{Action, ActionMask, Env, EnvError, Episode, Game, GameState};
+use bones_env::on_game;
+use bones_env::registry::{AnyGame, AnyState};
+use bones_env::{Action, ActionMask, Env, EnvError, Episode, GameState};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
@@ -60,8 +60,8 @@ pub trait DynTable: Send {
     fn save(&self) -> Vec<u8>;
     /// The table as text.
     fn render(&self) -> String;
-    /// The current state (a `G::State`), for agents acting from outside.
-    fn state_any(&self) -> &dyn Any;
+    /// The current state, for agents acting from outside.
+    fn state_any(&self) -> AnyState<'_>;
     /// The winning side of a finished game episode.
     fn winning_side(&self) -> Option<usize>;
     /// What `save` would write for this table with the dominoes `seat` cannot
@@ -76,7 +76,7 @@ pub trait DynTable: Send {
 
 /// An environment of `G` and the agents of its seats: a
 /// [`bones_agents::Table`] on the environment, which plays the agents.
-pub struct Core<G: Game> {
+pub struct Core<G: PyGame> {
     table: seats::Table<G, Env<G>>,
 }
 
@@ -90,7 +90,7 @@ struct Saved {
     log: Vec<(u8, u8)>,
 }
 
-impl<G: Game> Core<G> {
+impl<G: PyGame> Core<G> {
     /// Plays the agents' seats until a seat without an agent is to move or the episode ends.
     fn advance(&mut self) -> Result<(), StepError> {
         self.table.advance().map_err(|e| StepError::Agent(e.to_string()))
@@ -108,7 +108,7 @@ impl<G: Game> Core<G> {
     }
 }
 
-impl<G: Game> DynTable for Core<G> {
+impl<G: PyGame> DynTable for Core<G> {
     fn reset(&mut self, seed: u64, agent_seed: u64) -> Result<(), StepError> {
         self.table.reset(seed, AgentRng::seed_from_u64(agent_seed));
         self.advance()
@@ -163,8 +163,8 @@ impl<G: Game> DynTable for Core<G> {
         bones_env::render::render(self.env(), self.table.history())
     }
 
-    fn state_any(&self) -> &dyn Any {
-        self.table.state()
+    fn state_any(&self) -> AnyState<'_> {
+        G::any_state(self.table.state())
     }
 
     fn winning_side(&self) -> Option<usize> {
@@ -180,12 +180,12 @@ impl<G: Game> DynTable for Core<G> {
         if env.last().terminated || env.last().truncated {
             return Err(ResampleError::Over);
         }
-        let state = resample::resample(env.game(), env.state(), seat, &mut AgentRng::seed_from_u64(seed))?;
+        let state = bones_agents::resample(env.game(), env.state(), seat, &mut AgentRng::seed_from_u64(seed))?;
         Ok(self.save_with(env.with_state(state).save()))
     }
 
     fn info_text(&self, seat: usize) -> String {
-        position::info_text(self.table.game(), self.table.state(), seat)
+        position::info_text::<G>(self.table.state(), seat)
     }
 
     fn deal_outcome<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
@@ -201,9 +201,8 @@ struct Build<'a> {
     saved: Option<&'a [u8]>,
 }
 
-impl GameVisitor for Build<'_> {
-    type Output = PyResult<Box<dyn DynTable>>;
-    fn visit<G: Game>(self, game: G) -> PyResult<Box<dyn DynTable>> {
+impl Build<'_> {
+    fn visit<G: PyGame>(self, game: G) -> PyResult<Box<dyn DynTable>> {
         let factory = bones_policy::agent::factory();
         let mut agents = Vec::new();
         for seat in 0..game.num_players() {
@@ -503,8 +502,13 @@ impl Table {
     #[staticmethod]
     fn from_record(record: &Bound<'_, PyAny>) -> PyResult<Table> {
         let (start, names, episode) = position::record_start(&crate::game::record_value(record)?)?;
-        bones_env::replay::load_record(&start, FromRecord { names, episode })
-            .map_err(|e| crate::errors::RecordError::new_err(e.to_string()))?
+        let bad = |e: bones_env::record::RecordError| crate::errors::RecordError::new_err(e.to_string());
+        let kind = bones_env::replay::record_game(&start).map_err(bad)?;
+        let from = FromRecord { names, episode };
+        on_game!(kind, g => {
+            let (game, state) = bones_env::replay::load_record_of(&g, &start).map_err(bad)?;
+            from.visit(game, state)
+        })
     }
 
     /// `seat`'s information as text: its view (its own dominoes and every
@@ -568,7 +572,7 @@ fn bad_arg(name: &str, obj: &Bound<'_, PyAny>, expected: &str) -> PyErr {
 impl Table {
     /// A table (no agents) of `game` at `state`, with the actions `log` taken
     /// so far (for `render`).
-    pub(crate) fn of_state<G: Game>(
+    pub(crate) fn of_state<G: PyGame>(
         game: G,
         state: G::State,
         episode: Episode,
@@ -596,7 +600,8 @@ impl Table {
         saved: Option<&[u8]>,
     ) -> PyResult<Table> {
         let parsed = parse_specs(&specs, game.num_players())?;
-        let inner = game.visit(Build { episode, max_steps, specs: &parsed, saved })?;
+        let build = Build { episode, max_steps, specs: &parsed, saved };
+        let inner = on_game!(game, g => build.visit(g))?;
         let mut specs: Vec<Option<String>> = parsed.iter().map(|s| s.as_ref().map(|s| s.to_string())).collect();
         specs.resize(game.num_players(), None);
         Ok(Table { inner: Mutex::new(inner), game, episode, max_steps, specs })
@@ -609,9 +614,8 @@ struct FromRecord {
     episode: Episode,
 }
 
-impl RecordVisitor for FromRecord {
-    type Output = PyResult<Table>;
-    fn visit<G: Game>(self, game: G, mut state: G::State) -> PyResult<Table> {
+impl FromRecord {
+    fn visit<G: PyGame>(self, game: G, mut state: G::State) -> PyResult<Table> {
         let log = position::apply_names(&game, &mut state, &self.names)?;
         Table::of_state(game, state, self.episode, log)
     }

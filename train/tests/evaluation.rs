@@ -3,7 +3,7 @@
 //! `PolicyAgent`) and counts them the same way, to the same report.
 
 use bones_agents::arena::{evaluate_with, Amount, EvalOptions, EvalReport};
-use bones_agents::{Agent, AgentFactory, ObservingAgent, SpecError, ViewOf};
+use bones_agents::{Agent, AgentFactory, AgentGame, ObservingAgent, SpecError, ViewOf};
 use bones_env::{Doubles, Game, Texas42, Texas42Rules};
 use bones_policy::agent::PolicyAgent;
 use bones_policy::folder::load_model;
@@ -13,7 +13,7 @@ use burn::prelude::Device;
 
 /// The trainer's evaluation and the arena's of the shipped model of `game`
 /// against `heuristic`, `deals` deals from `seed`.
-fn both<G: Game>(game: &G, deals: usize, seed: u64) -> (EvalResult, EvalReport) {
+fn both<G: AgentGame>(game: &G, deals: usize, seed: u64) -> (EvalResult, EvalReport) {
     let (ol, na) = (game.obs_len(), game.num_actions());
     // The shipped model in this source tree (the tests run in train/).
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models").join(game.name());

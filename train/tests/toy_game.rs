@@ -1,8 +1,16 @@
 //! A third game is cheap: a toy game defined only here runs through every
 //! generic tool of Bones — `Env`, `VecEnv`, record replay, the `random` agent,
 //! the arena and a one-update training run — with no change to agents/ or
-//! train/. (Registering it for the command line would be one variant in
-//! env/src/registry.rs.)
+//! train/. What it had to write is what the compiler asks of every game: the
+//! rules ([`Game`], [`GameState`], [`SeatView`], in bones-env), and what the
+//! agents need ([`AgentGame`]: the agents written for it, none here; a
+//! redraw of what a seat cannot see; a seat view read back; [`ReviewGame`]:
+//! whether its deals are reviewed; and [`SeatRequest`]: its view as an
+//! outside program is sent it). Registering
+//! it for the command line, the web page and Python is one variant of
+//! `AnyGame` and one arm of `on_game!` in env/src/registry.rs; every tool
+//! that reaches games through `on_game!` then fails to compile until those
+//! impls exist (docs/interfaces/library.md, "Adding a game").
 //!
 //! The game, "high card": two players are dealt three dominoes each; in each
 //! of three tricks the leader plays a domino, the other answers, and the higher
@@ -10,10 +18,17 @@
 //! The side with more tricks wins the deal (+1/-1); a whole game is the first
 //! to two deals.
 
-use bones_agents::{evaluate, AgentFactory, AgentSpec, Amount, EvalOptions, SpecError};
+use bones_agents::resample;
+use bones_agents::resample::ResampleError;
+use bones_agents::review::{Decisions, ReviewGame, Reviewer};
+use bones_agents::seat_request::SeatRequest;
+use bones_agents::{
+    evaluate, Agent, AgentFactory, AgentGame, AgentRng, AgentSpec, Amount, EvalOptions, PolicyLoader, SpecError,
+};
 use bones_env::action::{ActionError, ActionMask};
 use bones_env::deal::{deal, rng_for_seed};
 use bones_env::observe::{layout_len, ObsWriter, Segment};
+use bones_env::position::ViewError;
 use bones_env::record::deals::{apply_named, legal_names, step_json};
 use bones_env::record::json::{get_actions, get_u64, RecordError};
 use bones_env::{
@@ -21,6 +36,7 @@ use bones_env::{
 };
 use bones_train::{train, TrainConfig, TrainError};
 use burn::prelude::Device;
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
 
@@ -269,6 +285,100 @@ impl Game for HighCard {
     }
 }
 
+/// The view as an outside program (`exec:`) is sent it.
+impl SeatRequest for HighCardView {
+    const GAME: &'static str = "highcard";
+
+    fn to_request(&self) -> Value {
+        let names = |set: DominoSet| set.iter().map(|d| d.to_string()).collect::<Vec<_>>();
+        json!({
+            "game": Self::GAME,
+            "seat": self.seat,
+            "hand": names(self.hand),
+            "led": self.led.map(|d| d.to_string()),
+            "played": names(self.played),
+            "legal": self.legal.iter().map(Self::action_name).collect::<Vec<_>>(),
+        })
+    }
+
+    fn action_name(a: Action) -> &'static str {
+        HighCard.action_name(a)
+    }
+}
+
+/// The dominoes `seat` cannot see in `state`'s deal: all but its own and
+/// those played.
+fn unseen(hand: DominoSet, played: DominoSet) -> Vec<Domino> {
+    (DominoSet::FULL - hand - played).iter().collect()
+}
+
+/// `n` of `pool`, drawn uniformly.
+fn draw(mut pool: Vec<Domino>, n: usize, rng: &mut AgentRng) -> DominoSet {
+    for j in 0..n {
+        let k = rng.random_range(j..pool.len());
+        pool.swap(j, k);
+    }
+    pool[..n].iter().copied().collect()
+}
+
+/// High card has no agents of its own; the other hand is any `n` of the
+/// dominoes a seat has not seen.
+impl AgentGame for HighCard {
+    fn position(_: &Map<String, Value>) -> Result<(HighCard, HighCardState), ViewError> {
+        Err(ViewError("high card positions are played from records only".into()))
+    }
+
+    fn game_agent(
+        &self,
+        spec: &AgentSpec,
+        _models: Option<&dyn PolicyLoader>,
+    ) -> Result<Box<dyn Agent<HighCardView>>, SpecError> {
+        Err(SpecError::WrongGame {
+            spec: spec.to_string(),
+            game: "highcard",
+            reason: "high card has no agents of its own: use `random` or `model:PATH`".into(),
+        })
+    }
+
+    fn resample(&self, state: &HighCardState, seat: usize, rng: &mut AgentRng) -> Result<HighCardState, ResampleError> {
+        if state.is_terminal() {
+            return Err(ResampleError::Over);
+        }
+        let other = 1 - seat;
+        let mut world = state.clone();
+        let pool = unseen(state.hands[seat], state.played);
+        world.hands[other] = draw(pool, state.hands[other].len(), rng);
+        Ok(world)
+    }
+
+    fn world_of(&self, view: &HighCardView, rng: &mut AgentRng) -> Result<HighCardState, ResampleError> {
+        // The other seat has played to this trick when a domino is led.
+        let theirs = view.hand.len() - usize::from(view.led.is_some());
+        let mut world = HighCardState::new(rng_for_seed(0), Episode::Hand);
+        world.hands = [DominoSet::EMPTY; 4];
+        world.hands[view.seat] = view.hand;
+        world.hands[1 - view.seat] = draw(unseen(view.hand, view.played), theirs, rng);
+        (world.played, world.led, world.to_move) = (view.played, view.led, view.seat);
+        Ok(world)
+    }
+}
+
+impl ReviewGame for HighCard {
+    const REVIEWED: bool = false;
+
+    fn review_deal(
+        &self,
+        _: &mut Reviewer,
+        _: &HighCardState,
+        _: Action,
+        _: usize,
+        _: usize,
+        _: &Decisions<HighCard>,
+    ) -> Value {
+        Value::Null
+    }
+}
+
 /// High card with a bug that only an evaluation meets: a seat's view names
 /// every domino *not* in its hand as legal (training reads the state's legal
 /// mask, which is right; the arena's players read the view).
@@ -310,6 +420,42 @@ impl Game for LyingHighCard {
     fn replay_record(record: &mut Map<String, Value>) -> Result<(Self, HighCardState, Value), RecordError> {
         let (_, state, result) = HighCard::replay_record(record)?;
         Ok((LyingHighCard, HighCardState { lying: true, ..state }, result))
+    }
+}
+
+impl AgentGame for LyingHighCard {
+    fn position(_: &Map<String, Value>) -> Result<(LyingHighCard, HighCardState), ViewError> {
+        Err(ViewError("high card positions are played from records only".into()))
+    }
+
+    fn game_agent(
+        &self,
+        spec: &AgentSpec,
+        models: Option<&dyn PolicyLoader>,
+    ) -> Result<Box<dyn Agent<HighCardView>>, SpecError> {
+        HighCard.game_agent(spec, models)
+    }
+    fn resample(&self, state: &HighCardState, seat: usize, rng: &mut AgentRng) -> Result<HighCardState, ResampleError> {
+        HighCard.resample(state, seat, rng)
+    }
+    fn world_of(&self, view: &HighCardView, rng: &mut AgentRng) -> Result<HighCardState, ResampleError> {
+        HighCard.world_of(view, rng)
+    }
+}
+
+impl ReviewGame for LyingHighCard {
+    const REVIEWED: bool = false;
+
+    fn review_deal(
+        &self,
+        _: &mut Reviewer,
+        _: &HighCardState,
+        _: Action,
+        _: usize,
+        _: usize,
+        _: &Decisions<LyingHighCard>,
+    ) -> Value {
+        Value::Null
     }
 }
 
@@ -373,6 +519,28 @@ fn a_toy_game_is_played_by_random_agents_in_the_arena() {
     // Agents written for other games say so.
     let e = factory.build(&AgentSpec::Heuristic, &HighCard).err().unwrap();
     assert!(matches!(e, SpecError::WrongGame { .. }) && e.to_string().contains("highcard"), "{e}");
+}
+
+#[test]
+fn a_toy_game_redraws_what_a_seat_cannot_see_and_keeps_what_it_can() {
+    use rand::SeedableRng;
+    let mut rng = AgentRng::seed_from_u64(3);
+    for seed in 0..30 {
+        let mut state = HighCard.new_state(seed, Episode::Hand);
+        for _ in 0..seed % 5 {
+            let a = state.legal_mask().iter().next().unwrap();
+            state.apply(a).unwrap();
+        }
+        let seat = state.current_seat().unwrap();
+        let world = resample(&HighCard, &state, seat, &mut rng).unwrap();
+        assert_eq!(world.view(seat), state.view(seat), "seed {seed}: the seat's view is kept");
+        assert_eq!(world.hands[1 - seat].len(), state.hands[1 - seat].len());
+        assert!((world.hands[1 - seat] & (state.hands[seat] | state.played)).is_empty());
+        let rebuilt = HighCard.world_of(&state.view(seat), &mut rng).unwrap();
+        assert_eq!(rebuilt.view(seat), state.view(seat), "seed {seed}: a world of the view has that view");
+    }
+    let e = resample(&HighCard, &HighCard.new_state(0, Episode::Hand), 2, &mut rng).unwrap_err();
+    assert_eq!(e, ResampleError::Seat { seat: 2, players: 2 });
 }
 
 #[test]

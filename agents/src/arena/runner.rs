@@ -13,6 +13,7 @@ use super::shard::Shard;
 use super::summary::{add_seating, summarise, DealResult, Seating};
 use crate::agent::{AgentFailure, AgentRng, ViewOf};
 use crate::factory::AgentFactory;
+use crate::game::AgentGame;
 use crate::spec::AgentSpec;
 use bones_env::seed::{deal_seed, seating_seed};
 use bones_env::{Episode, Game, GameState};
@@ -28,7 +29,7 @@ pub(crate) fn agent_rng(deal_seed: u64, seating: usize) -> AgentRng {
 /// every deal is played once with A on each side (a team in Texas 42, a seat in
 /// Doubles) and B on every other. `progress` is called with the number of
 /// games (or hands) finished after each deal.
-pub fn evaluate<G: Game>(
+pub fn evaluate<G: AgentGame>(
     game: &G,
     specs: [&AgentSpec; 2],
     factory: &AgentFactory,
@@ -41,7 +42,7 @@ pub fn evaluate<G: Game>(
 
 /// [`evaluate`] with agents built by `make` (A is `make(0)`, B `make(1)`, once
 /// per worker thread) and reported under `names`.
-pub fn evaluate_with<G: Game>(
+pub fn evaluate_with<G: AgentGame>(
     game: &G,
     names: [String; 2],
     make: &MakeAgent<ViewOf<G>>,
@@ -55,7 +56,7 @@ pub fn evaluate_with<G: Game>(
 
 /// The report of the deals played, or the failure that stopped them (with the
 /// report of those finished, if any).
-pub(crate) fn report_of<G: Game>(
+pub(crate) fn report_of<G: AgentGame>(
     game: &G,
     names: [String; 2],
     amount: Amount,
@@ -73,7 +74,7 @@ pub(crate) fn report_of<G: Game>(
 /// Plays the deals `range` (indices into the evaluation's seeded sequence of
 /// [`deal_count`] deals) of the evaluation of A (`specs[0]`) against B
 /// (`specs[1]`) that [`evaluate`] would run with `opts`; `opts.threads` threads.
-pub fn evaluate_shard<G: Game>(
+pub fn evaluate_shard<G: AgentGame>(
     game: &G,
     specs: [&AgentSpec; 2],
     factory: &AgentFactory,
@@ -86,7 +87,7 @@ pub fn evaluate_shard<G: Game>(
 }
 
 /// [`evaluate_shard`] with agents built by `make` and reported under `names`.
-pub fn evaluate_shard_with<G: Game>(
+pub fn evaluate_shard_with<G: AgentGame>(
     game: &G,
     names: [String; 2],
     make: &MakeAgent<ViewOf<G>>,
@@ -100,7 +101,7 @@ pub fn evaluate_shard_with<G: Game>(
 }
 
 /// The shard of the deals from `start` played, or the failure that stopped them.
-pub(crate) fn shard_of<G: Game>(
+pub(crate) fn shard_of<G: AgentGame>(
     game: &G,
     names: [String; 2],
     opts: &EvalOptions,
@@ -132,7 +133,7 @@ pub(crate) fn record_so_far<G: Game>(game: &G, seed: u64, episode: Episode, acti
 }
 
 /// Plays the deals `range` of an evaluation (see [`evaluate_shard_with`]).
-fn play_deals<G: Game>(
+fn play_deals<G: AgentGame>(
     game: &G,
     names: &[String; 2],
     make: &MakeAgent<ViewOf<G>>,

@@ -9,7 +9,7 @@ use bones_policy::agent::ModelsSearch;
 
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Every command that takes an agent (`bones eval`, `bones benchmark`, `bones exploit`, \
-     `bones play`, `bones serve --agent`, `bones web`) and the Python package read these specs; docs/interfaces.md \
+     `bones play`, `bones serve --agent`, `bones web`) and the Python package read these specs; docs/interfaces/cli.md \
      (Agent specs) has the details. Last, two lines: where the shipped models were looked for (`bones --models DIR`, \
      else $BONES_MODELS, else `models` next to the program, else ./models) and what was found.")]
 pub struct AgentsArgs {}

@@ -4,9 +4,10 @@
 use super::args::{usage, GameArgs};
 use anyhow::Result;
 use bones_agents::timing::{time_decisions, DecisionTimes};
+use bones_agents::AgentGame;
 use bones_agents::AgentSpec;
 use bones_env::bench::{random_play, vec_env_steps};
-use bones_env::{Game, GameVisitor};
+use bones_env::Game;
 use bones_policy::agent::factory;
 use serde_json::json;
 
@@ -46,7 +47,8 @@ pub fn run(args: BenchArgs) -> Result<i32> {
         return Err(usage("--hands must be at least 1").into());
     }
     let threads = super::args::threads(args.threads)?;
-    args.game.game()?.visit(Bench { args: &args, threads })
+    let bench = Bench { args: &args, threads };
+    bones_env::on_game!(args.game.game()?, g => bench.visit(g))
 }
 
 struct Bench<'a> {
@@ -54,9 +56,8 @@ struct Bench<'a> {
     threads: usize,
 }
 
-impl GameVisitor for Bench<'_> {
-    type Output = Result<i32>;
-    fn visit<G: Game>(self, game: G) -> Result<i32> {
+impl Bench<'_> {
+    fn visit<G: AgentGame>(self, game: G) -> Result<i32> {
         match &self.args.agent {
             Some(spec) => bench_agent(game, spec, self.args),
             None => bench(game, self.args, self.threads),
@@ -65,7 +66,7 @@ impl GameVisitor for Bench<'_> {
 }
 
 /// `--agent`: the agent's time per decision on one thread.
-fn bench_agent<G: Game>(game: G, spec: &str, args: &BenchArgs) -> Result<i32> {
+fn bench_agent<G: AgentGame>(game: G, spec: &str, args: &BenchArgs) -> Result<i32> {
     let spec: AgentSpec = spec.parse().map_err(usage)?;
     let mut agent = factory().build(&spec, &game).map_err(usage)?;
     if !args.json {

@@ -5,8 +5,9 @@
 use anyhow::{Context, Result};
 use bones_agents::benchmark::{self, Benchmark, Interval, Scorecard, VERSIONS};
 use bones_agents::spec::grammar;
+use bones_agents::AgentGame;
 use bones_agents::AgentSpec;
-use bones_env::{Game, GameVisitor, GAMES};
+use bones_env::GAMES;
 use bones_policy::agent::{factory, shipped_model};
 use clap::builder::PossibleValuesParser;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -60,7 +61,7 @@ pub fn run(args: BenchmarkArgs) -> Result<i32> {
     };
     // The agent must play the game: a usage error before anything is played.
     let game = bench.any_game().context("the benchmark's game")?;
-    if let Err(e) = game.visit(Builds { spec: &agent }) {
+    if let Err(e) = bones_env::on_game!(game, g => Builds { spec: &agent }.visit(g)) {
         return usage(e);
     }
     let total = benchmark::hands_in_all(&bench)?;
@@ -88,9 +89,8 @@ struct Builds<'a> {
     spec: &'a AgentSpec,
 }
 
-impl GameVisitor for Builds<'_> {
-    type Output = std::result::Result<(), bones_agents::SpecError>;
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl Builds<'_> {
+    fn visit<G: AgentGame>(self, game: G) -> std::result::Result<(), bones_agents::SpecError> {
         factory().build(self.spec, &game).map(|_| ())
     }
 }

@@ -7,8 +7,9 @@ use bones_agents::arena::{self, Amount, ArenaError, Estimate, EvalOptions, EvalR
 use bones_agents::rating::{self, Ladder};
 use bones_agents::report::num;
 use bones_agents::spec::grammar;
+use bones_agents::AgentGame;
 use bones_agents::AgentSpec;
-use bones_env::{registry, Game, GameVisitor};
+use bones_env::{registry, Game};
 use bones_policy::agent::factory;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Value};
@@ -60,21 +61,20 @@ fn usage(msg: impl std::fmt::Display) -> Result<i32> {
 }
 
 pub fn run(args: EvalArgs) -> Result<i32> {
-    args.game.game()?.visit(Eval { args: &args })
+    bones_env::on_game!(args.game.game()?, g => Eval { args: &args }.visit(g))
 }
 
 struct Eval<'a> {
     args: &'a EvalArgs,
 }
 
-impl GameVisitor for Eval<'_> {
-    type Output = Result<i32>;
-    fn visit<G: Game>(self, game: G) -> Result<i32> {
+impl Eval<'_> {
+    fn visit<G: AgentGame>(self, game: G) -> Result<i32> {
         eval(&game, self.args)
     }
 }
 
-fn eval<G: Game>(game: &G, args: &EvalArgs) -> Result<i32> {
+fn eval<G: AgentGame>(game: &G, args: &EvalArgs) -> Result<i32> {
     let amount = match (args.games, args.hands) {
         (_, Some(0)) | (Some(0), _) => return usage("--games/--hands must be at least 1"),
         (_, Some(h)) => Amount::Hands(h),
@@ -164,7 +164,12 @@ fn progress_bar<G: Game>(game: &G, amount: Amount, pairs: u64, hidden: bool) -> 
     bar
 }
 
-fn eval_pair<G: Game>(game: &G, specs: [&AgentSpec; 2], opts: &EvalOptions, bar: &ProgressBar) -> Result<EvalReport> {
+fn eval_pair<G: AgentGame>(
+    game: &G,
+    specs: [&AgentSpec; 2],
+    opts: &EvalOptions,
+    bar: &ProgressBar,
+) -> Result<EvalReport> {
     let progress = |n: u64| bar.inc(n);
     arena::evaluate(game, specs, &factory(), opts, &progress)
         .with_context(|| format!("evaluating {} against {}", specs[0], specs[1]))

@@ -20,7 +20,7 @@ pub struct ExportArgs {
     #[arg(long = "evaluation", value_name = "FILE")]
     pub evaluations: Vec<PathBuf>,
     /// Also write N self-play observations with burn's outputs (parity.json, parity.bin)
-    /// for scripts/onnx_parity.py.
+    /// for scripts/ci/onnx_parity.py.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub parity_samples: usize,
     /// Seed of the self-play that records the parity samples.

@@ -1,14 +1,14 @@
 //! `bones replay FILE|-`: one annotated JSON line per record; exit 1 if any failed.
 //! With `--review`, each finished deal of each record reviewed for a seat (the
-//! page's review, [`crate::review`]: a Texas 42 hand for the seat's side, a
+//! page's review, [`bones_agents::review`]: a Texas 42 hand for the seat's side, a
 //! Doubles round for the seat): as text, or with `--json` as the replayed
 //! record with `reviews` added.
 
-use crate::review::Reviewer;
 use anyhow::{Context, Result};
-use bones_env::registry::RecordVisitor;
-use bones_env::replay::{load_record, replay_line};
-use bones_env::{Action, Game};
+use bones_agents::review::Reviewer;
+use bones_agents::AgentGame;
+use bones_env::replay::{load_record_of, record_game, replay_line};
+use bones_env::Action;
 use bones_policy::agent::ModelLoader;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
@@ -89,9 +89,8 @@ fn review(record: &Value, seat: usize, reviewer: &mut Reviewer) -> Option<Vec<Va
         seat: usize,
         reviewer: &'a mut Reviewer,
     }
-    impl RecordVisitor for Whole<'_> {
-        type Output = Option<Vec<Value>>;
-        fn visit<G: Game>(self, game: G, start: G::State) -> Self::Output {
+    impl Whole<'_> {
+        fn visit<G: AgentGame>(self, game: G, start: G::State) -> Option<Vec<Value>> {
             let actions: Vec<Action> =
                 self.names.iter().map(|n| game.parse_action(n).expect("a replayed record's actions parse")).collect();
             self.reviewer.whole(&game, start, &actions, self.seat)
@@ -102,7 +101,12 @@ fn review(record: &Value, seat: usize, reviewer: &mut Reviewer) -> Option<Vec<Va
     // The record's start: the same record without its actions.
     let mut start = record.clone();
     start["actions"] = Value::Array(Vec::new());
-    load_record(&start, Whole { names, seat, reviewer }).ok().flatten()
+    let whole = Whole { names, seat, reviewer };
+    let kind = record_game(&start).ok()?;
+    bones_env::on_game!(kind, g => {
+        let (game, state) = load_record_of(&g, &start).ok()?;
+        whole.visit(game, state)
+    })
 }
 
 /// The reviews as a person reads them.

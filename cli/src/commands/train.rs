@@ -2,13 +2,14 @@
 
 use super::args::usage;
 use anyhow::{bail, Context, Result};
-use bones_env::{Game, GameVisitor, GAMES};
+use bones_agents::AgentGame;
+use bones_env::{AnyGame, GAMES};
 use bones_train::checkpoint::RunState;
 use bones_train::training::{Progress, Summary};
 use bones_train::{train, TrainConfig, TrainError};
 use burn::prelude::Device;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Compute device for training.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +93,8 @@ struct Train<'a> {
     progress: &'a mut Bar,
 }
 
-impl GameVisitor for Train<'_> {
-    type Output = Result<Summary, TrainError>;
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl Train<'_> {
+    fn visit<G: AgentGame>(self, game: G) -> Result<Summary, TrainError> {
         train(game, self.cfg, self.out, self.resume, self.device, self.progress)
     }
 }
@@ -128,9 +128,9 @@ pub fn run(args: TrainArgs) -> Result<i32> {
             .progress_chars("=> "),
     );
     let mut progress = Bar(bar);
-    let summary = game
-        .visit(Train { cfg: &cfg, out: &out, resume: args.resume, device: dev, progress: &mut progress })
-        .with_context(|| format!("training into {}", out.display()))?;
+    let train = Train { cfg: &cfg, out: &out, resume: args.resume, device: dev, progress: &mut progress };
+    let summary =
+        bones_env::on_game!(game, g => train.visit(g)).with_context(|| format!("training into {}", out.display()))?;
     progress.0.finish();
     println!(
         "trained {} hands in {} updates ({:.0} decisions/s, {:.0} hands/hour); checkpoint {}",
@@ -147,7 +147,41 @@ pub fn run(args: TrainArgs) -> Result<i32> {
     if let Some(rss) = summary.peak_rss_bytes {
         println!("peak memory (RSS): {:.2} GiB", rss as f64 / (1u64 << 30) as f64);
     }
+    println!("next: evaluate it, play against it, export it (`model:RUN` plays the run's best checkpoint):");
+    for command in next_steps(&game, &out) {
+        println!("  {command}");
+    }
     Ok(0)
+}
+
+/// The commands that evaluate, play against and export what a run of `game`
+/// trained into `out`, as a shell reads them.
+pub fn next_steps(game: &AnyGame, out: &Path) -> [String; 3] {
+    let mut g = format!("--game {}", game.name());
+    if game.num_players() != game.entry().default_players {
+        g += &format!(" --players {}", game.num_players());
+    }
+    let default = AnyGame::new(game.name(), None, Some(game.num_players())).map(|d| d.rules_json());
+    if default.as_ref().ok() != Some(&game.rules_json()) {
+        g += &format!(" --rules {}", quoted(&game.rules_json().to_string()));
+    }
+    let run = out.display().to_string();
+    [
+        format!("bones eval {g} --agents {} --games 1000", quoted(&format!("model:{run},heuristic"))),
+        format!("bones play {g} --opponents {}", quoted(&format!("model:{run}"))),
+        format!("bones export --checkpoint {} --out {}", quoted(&run), quoted(&format!("{run}/export"))),
+    ]
+}
+
+/// `arg` as one shell word: as it is when it holds no character a shell
+/// reads, else in single quotes.
+fn quoted(arg: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:,=+@%".contains(c);
+    if !arg.is_empty() && arg.chars().all(plain) {
+        arg.to_string()
+    } else {
+        format!("'{}'", arg.replace('\'', "'\\''"))
+    }
 }
 
 #[cfg(test)]
@@ -155,6 +189,30 @@ mod tests {
     use super::*;
     use crate::commands::{Cli, Command};
     use clap::Parser;
+
+    #[test]
+    fn a_run_ends_with_commands_that_evaluate_play_against_and_export_it() {
+        let texas = AnyGame::new("texas42", None, None).unwrap();
+        let steps = next_steps(&texas, Path::new("runs/cpu-quick"));
+        assert_eq!(
+            steps,
+            [
+                "bones eval --game texas42 --agents model:runs/cpu-quick,heuristic --games 1000",
+                "bones play --game texas42 --opponents model:runs/cpu-quick",
+                "bones export --checkpoint runs/cpu-quick --out runs/cpu-quick/export",
+            ]
+        );
+        for step in &steps {
+            let words: Vec<&str> = step.split(' ').collect();
+            assert!(Cli::try_parse_from(&words).is_ok(), "`{step}` does not parse");
+        }
+        // Players and rules other than the defaults are given; odd paths quoted.
+        let doubles = AnyGame::new("doubles", Some(&serde_json::json!({"target": 50})), Some(3)).unwrap();
+        let steps = next_steps(&doubles, Path::new("my runs/d3"));
+        assert!(steps[1].starts_with("bones play --game doubles --players 3 --rules '{"), "{}", steps[1]);
+        assert!(steps[1].ends_with("--opponents 'model:my runs/d3'"), "{}", steps[1]);
+        assert_eq!(quoted("it's"), "'it'\\''s'");
+    }
 
     #[test]
     fn bones_train_without_a_config_trains_configs_cpu_quick_toml() {

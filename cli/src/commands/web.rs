@@ -16,7 +16,7 @@ use std::time::Duration;
      the page may choose others for each game. Without --opponents/--partner the bots play the `normal` \
      level: the shipped model of the game (`model:models/texas42` or `model:models/doubles`), or \
      `heuristic` where it is missing. Finished games are kept in a SQLite file (--db). \
-     The JSON API is described in docs/interfaces.md (`bones web`: the browser API).",
+     The JSON API is described in docs/interfaces/web.md (`bones web`: the browser API).",
     LEVEL_NAMES.join(", "),
     specs = grammar::summary()
 ))]

@@ -261,7 +261,7 @@ impl Layout {
         self.ends.iter().filter(move |e| e.opened_by < k && e.closed_by.is_none_or(|c| c >= k))
     }
 
-    /// The layout as JSON (docs/interfaces.md, the Doubles `table`'s `layout`):
+    /// The layout as JSON (docs/interfaces/web.md, the Doubles `table`'s `layout`):
     /// tiles in play order `{"domino","x","y","w","h","first","second"}`, and
     /// every end `{"x","y","dir","number","opened_by","closed_by"}`.
     pub fn to_json(&self) -> Value {

@@ -4,8 +4,8 @@
 //! models). A request's `opponents` or `partner` is a level's name or a spec
 //! ([`Pick`]).
 
+use bones_agents::AgentGame;
 use bones_agents::{Agent, AgentFactory, AgentSpec, PolicyLoader, SearchOptions, ViewOf};
-use bones_env::Game;
 
 /// The level a request names when it names none, and the hint's level in a
 /// game whose opponents are a custom spec.
@@ -65,7 +65,7 @@ pub fn level(game: &str, name: &str, models: &dyn PolicyLoader) -> Option<Level>
 /// The bot of a level's `spec` in `game`; the reason, naming the level, when
 /// it cannot be built here (a damaged or missing model): a level never plays
 /// another bot in its place.
-pub fn level_bot<G: Game>(
+pub fn level_bot<G: AgentGame>(
     factory: &AgentFactory<'_>,
     level: &str,
     spec: &AgentSpec,
@@ -83,9 +83,8 @@ pub fn unavailable(level: &str, why: &str) -> String {
 /// from the map plays): every level's bot is built once, as the server starts.
 pub fn check_all(models: &dyn PolicyLoader) -> std::collections::HashMap<(&'static str, &'static str), String> {
     struct Check<'a>(&'a dyn PolicyLoader);
-    impl bones_env::registry::GameVisitor for Check<'_> {
-        type Output = Vec<(&'static str, String)>;
-        fn visit<G: Game>(self, game: G) -> Self::Output {
+    impl Check<'_> {
+        fn visit<G: AgentGame>(self, game: G) -> Vec<(&'static str, String)> {
             let factory = AgentFactory::with_models(self.0);
             levels(game.name(), self.0)
                 .into_iter()
@@ -96,7 +95,7 @@ pub fn check_all(models: &dyn PolicyLoader) -> std::collections::HashMap<(&'stat
     let mut out = std::collections::HashMap::new();
     for g in bones_env::GAMES.iter() {
         if let Ok(game) = bones_env::registry::AnyGame::new(g.name, None, None) {
-            for (level, why) in game.visit(Check(models)) {
+            for (level, why) in bones_env::on_game!(game, g => Check(models).visit(g)) {
                 out.insert((g.name, level), why);
             }
         }

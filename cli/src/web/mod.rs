@@ -45,6 +45,7 @@ pub mod deals;
 pub mod error;
 pub mod guard;
 pub mod history;
+pub mod how;
 pub mod layout;
 pub mod levels;
 pub mod models;

@@ -6,10 +6,11 @@
 
 use super::deals::{numbers, DealLog};
 use super::error::WebError;
-use super::table;
+use super::table::TableGame;
 use bones_agents::{Played, PolicyLoader};
+use bones_env::on_game;
 use bones_env::registry::RecordVisitor;
-use bones_env::replay::load_record;
+use bones_env::replay::{load_record, load_record_of, record_game};
 use bones_env::{Action, Game, GameState};
 use serde_json::{json, Value};
 
@@ -17,7 +18,7 @@ use serde_json::{json, Value};
 const ANNOTATION_KEYS: [&str; 3] = ["seat", "levels", "agents"];
 
 /// The replay of `record` (a game record as `bones replay` reads it; its
-/// `annotations.seat` is the person, else seat 0): docs/interfaces.md.
+/// `annotations.seat` is the person, else seat 0): docs/interfaces/web.md.
 pub fn replay(record: &Value, models: &dyn PolicyLoader) -> Result<Value, WebError> {
     let bad = |e: bones_env::record::RecordError| WebError::Request(format!("bad record: {e}"));
     if !record.is_object() {
@@ -41,7 +42,12 @@ pub fn replay(record: &Value, models: &dyn PolicyLoader) -> Result<Value, WebErr
         .unwrap_or_default();
     let mut start = record.clone();
     start["actions"] = json!([]);
-    let mut out = load_record(&start, Steps { names, seat, models }).map_err(bad)??;
+    let steps = Steps { names, seat, models };
+    let kind = record_game(&start).map_err(bad)?;
+    let mut out = on_game!(kind, g => {
+        let (game, state) = load_record_of(&g, &start).map_err(bad)?;
+        steps.visit(game, state)
+    })?;
     for key in ANNOTATION_KEYS.iter().filter(|&&k| k != "seat") {
         out[*key] = notes.get(*key).cloned().unwrap_or(Value::Null);
     }
@@ -75,9 +81,8 @@ struct Steps<'a> {
     models: &'a dyn PolicyLoader,
 }
 
-impl RecordVisitor for Steps<'_> {
-    type Output = Result<Value, WebError>;
-    fn visit<G: Game>(self, game: G, state: G::State) -> Self::Output {
+impl Steps<'_> {
+    fn visit<G: TableGame>(self, game: G, state: G::State) -> Result<Value, WebError> {
         let Steps { names, seat, models } = self;
         let mut state = state;
         let mut log: DealLog<G> = DealLog::new(seat, game.num_sides());
@@ -120,7 +125,7 @@ impl RecordVisitor for Steps<'_> {
 
 /// One position: the seat to move, the table as the person sees it, every
 /// hand (high first) and the game totals.
-fn step<G: Game>(game: &G, state: &G::State, seat: usize, log: &DealLog<G>) -> Value {
+fn step<G: TableGame>(game: &G, state: &G::State, seat: usize, log: &DealLog<G>) -> Value {
     let hands: Vec<Vec<String>> = state.seat_hands()[..game.num_players()]
         .iter()
         .map(|h| {
@@ -131,7 +136,7 @@ fn step<G: Game>(game: &G, state: &G::State, seat: usize, log: &DealLog<G>) -> V
         .collect();
     json!({
         "to_move": state.current_seat(),
-        "table": table::table(game, &state.view(seat)),
+        "table": game.table(&state.view(seat)),
         "hands": hands,
         "scores": numbers(&log.totals),
     })

@@ -1,21 +1,21 @@
 //! One game played in the browser: a person at one seat, bots at the others.
 //!
 //! [`NewGame::parse`] reads the body of `POST /api/games`; [`create`] builds the
-//! game through the registry (one [`GameVisitor`], so every registered game can
-//! be played) and lets the bots play up to the person's first turn. A
+//! game through the registry ([`bones_env::on_game!`]: every registered game is a
+//! [`TableGame`], so every one can be played) and lets the bots play up to the person's first turn. A
 //! [`Session`] then takes the person's moves ([`Session::play`]) and answers the
 //! state the person may see ([`Session::state`]): built from the person's seat
 //! view and the public actions only, until the game is over, when the record
 //! and its replayed `result` are added. While the person is to move it gives
 //! hints ([`Session::hint`]: what a level would play, from the person's view
-//! only); each finished hand carries its review ([`crate::review`]), and a
+//! only); each finished hand carries its review ([`bones_agents::review`]), and a
 //! finished game is handed once to the history ([`Session::finished`]).
 
 use super::deals::{numbers, DealLog};
 use super::error::WebError;
 use super::history::Finished;
 use super::levels::{self, Pick, DEFAULT_LEVEL, LEVEL_NAMES};
-use super::table;
+use super::table::TableGame;
 use bones_agents::{
     explain_contained, legal_prob, Agent, AgentFactory, AgentRng, Bare, PolicyLoader, Refusal, Table, ViewOf,
 };
@@ -32,7 +32,7 @@ const NEW_GAME_KEYS: [&str; 8] = ["game", "players", "seat", "opponents", "partn
 
 /// A game as it is played: the state JSON out, the person's moves in.
 pub trait Session: Send {
-    /// What the person may see now (see docs/interfaces.md, the web API).
+    /// What the person may see now (see docs/interfaces/web.md, the web API).
     fn state(&self) -> Value;
     /// Applies the person's action (a name) and lets the bots play up to the
     /// person's next turn or the end. With `ply` (the length of the history
@@ -216,7 +216,8 @@ fn same_side(game: &AnyGame, a: usize, b: usize) -> bool {
 /// and lets the bots play up to the person's first turn.
 pub fn create(req: NewGame, defaults: &Defaults, models: &dyn PolicyLoader) -> Result<Box<dyn Session>, WebError> {
     let game = req.game;
-    game.visit(Create { req, defaults, models })
+    let create = Create { req, defaults, models };
+    bones_env::on_game!(game, g => create.visit(g))
 }
 
 /// The visitor of [`create`].
@@ -226,9 +227,8 @@ struct Create<'a> {
     models: &'a dyn PolicyLoader,
 }
 
-impl GameVisitor for Create<'_> {
-    type Output = Result<Box<dyn Session>, WebError>;
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl Create<'_> {
+    fn visit<G: TableGame>(self, game: G) -> Result<Box<dyn Session>, WebError> {
         let NewGame { seat, opponents, partner, seed, episode, .. } = self.req;
         let factory = AgentFactory::with_models(self.models);
         let players = game.num_players();
@@ -290,7 +290,7 @@ struct HintUse {
 }
 
 /// A game in progress: the generic [`Session`].
-struct Play<G: Game> {
+struct Play<G: TableGame> {
     /// The game, its state, the bots at every seat but the person's (drawing
     /// from one stream), and every action so far.
     table: Table<G>,
@@ -315,7 +315,7 @@ struct Play<G: Game> {
     stored: bool,
 }
 
-impl<G: Game> Play<G> {
+impl<G: TableGame> Play<G> {
     /// Lets the bots play until the person is to move or the game is over.
     fn run_bots(&mut self, models: &dyn PolicyLoader) -> Result<(), WebError> {
         let Play { table, log, agents, .. } = self;
@@ -375,7 +375,7 @@ impl<G: Game> Play<G> {
     }
 }
 
-impl<G: Game> Session for Play<G> {
+impl<G: TableGame> Session for Play<G> {
     fn state(&self) -> Value {
         let (game, state) = (self.table.game(), self.table.state());
         let players = game.num_players();
@@ -402,7 +402,7 @@ impl<G: Game> Session for Play<G> {
         out.insert("scores".into(), numbers(&self.log.totals));
         out.insert("hints".into(), json!(self.hints.len()));
         out.insert("deals".into(), Value::Array(self.log.deals.clone()));
-        out.insert("table".into(), table::table(game, &view));
+        out.insert("table".into(), game.table(&view));
         out.insert("done".into(), json!(done));
         if done {
             out.insert("winner".into(), json!(state.winning_side()));

@@ -1,50 +1,66 @@
-//! What the page draws on the table, per game: the public facts of a seat's
-//! view as JSON (`state.table`). Built from the view only, so it holds nothing
-//! the seat may not know. The games with a table are found by their view's type
-//! (as the agent factory finds the agents written for a game); any other game
-//! gets `null` and is still playable from the generic state (hand, legal
-//! actions, history, scores).
+//! What the page draws, per game ([`TableGame`]): the public facts of a seat's
+//! view as JSON (`state.table`), the table at a finished deal's end, and how
+//! that deal ended. Built from the view (or, for a finished deal, from what
+//! every seat saw at its end), so it holds nothing the seat may not know.
+//! Every game the web serves implements it: the web reaches games through
+//! [`bones_env::on_game!`], so a game without it does not compile.
 
+use super::how::{doubles_how, texas42_how};
 use super::layout::Layout;
-use bones_agents::ViewOf;
+use bones_agents::{AgentGame, ViewOf};
 use bones_env::doubles::NO_SEAT;
 use bones_env::texas42::Phase;
-use bones_env::{Domino, Doubles, DoublesState, DoublesView, Game, Texas42State, Texas42View};
+use bones_env::{Domino, Doubles, DoublesState, DoublesView, Game, Texas42, Texas42State, Texas42View};
 use serde_json::{json, Value};
-use std::any::Any;
 
-/// The table of `view` (a seat's view of a state of `game`), or `null` for a
-/// game without one.
-pub fn table<G: Game>(game: &G, view: &ViewOf<G>) -> Value {
-    let any: &dyn Any = view;
-    if let Some(v) = any.downcast_ref::<Texas42View>() {
-        return texas42(game, v);
-    }
-    if let Some(v) = any.downcast_ref::<DoublesView>() {
-        return doubles(v);
-    }
-    Value::Null
+/// What the page of `bones web` needs of a game, beyond what the agents do.
+pub trait TableGame: AgentGame {
+    /// The table of `view` (a seat's view of a state of this game).
+    fn table(&self, view: &ViewOf<Self>) -> Value;
+
+    /// The table of the deal that ended on the action leading to `after`, as
+    /// `seat` sees it at that deal's end (its last trick or its whole board
+    /// on the table).
+    fn finished(&self, after: &Self::State, seat: usize) -> Value;
+
+    /// How the deal that ended on the action leading to `after` ended
+    /// (`how`, docs/interfaces/web.md), for the person at `seat`, and what each
+    /// side took that the page lists (`count`: Texas 42's counting dominoes;
+    /// `None` for a game without).
+    fn how_it_ended(&self, after: &Self::State, seat: usize) -> (Value, Option<Value>);
 }
 
-/// The table of the deal that ended on the action leading to `after`, as
-/// `seat` sees it at that deal's end (its last trick or its whole board on
-/// the table), or `null` for a game without one.
-pub fn finished<G: Game>(game: &G, after: &G::State, seat: usize) -> Value {
-    let any: &dyn Any = after;
-    if let Some(s) = any.downcast_ref::<Texas42State>() {
-        let h = if s.hand().is_done() { s.hand() } else { s.previous_hand().unwrap_or(s.hand()) };
+impl TableGame for Texas42 {
+    fn table(&self, view: &Texas42View) -> Value {
+        texas42(self, view)
+    }
+
+    fn finished(&self, after: &Texas42State, seat: usize) -> Value {
+        let h = if after.hand().is_done() { after.hand() } else { after.previous_hand().unwrap_or(after.hand()) };
         let mut v = Texas42View::from_hand(h, seat as u8);
-        v.totals = s.totals();
-        v.hands_played = s.hands_played().saturating_sub(1);
-        return texas42(game, &v);
+        v.totals = after.totals();
+        v.hands_played = after.hands_played().saturating_sub(1);
+        texas42(self, &v)
     }
-    if let Some(s) = any.downcast_ref::<DoublesState>() {
-        let r = if s.round().is_done() { s.round() } else { s.previous_round().unwrap_or(s.round()) };
-        let any: &dyn Any = game;
-        let rules = any.downcast_ref::<Doubles>().map(|g| g.rules).unwrap_or_default();
-        return doubles(&DoublesView::from_round(r, seat as u8, rules));
+
+    fn how_it_ended(&self, after: &Texas42State, seat: usize) -> (Value, Option<Value>) {
+        texas42_how(after, seat)
     }
-    Value::Null
+}
+
+impl TableGame for Doubles {
+    fn table(&self, view: &DoublesView) -> Value {
+        doubles(view)
+    }
+
+    fn finished(&self, after: &DoublesState, seat: usize) -> Value {
+        let r = if after.round().is_done() { after.round() } else { after.previous_round().unwrap_or(after.round()) };
+        doubles(&DoublesView::from_round(r, seat as u8, self.rules))
+    }
+
+    fn how_it_ended(&self, after: &DoublesState, _seat: usize) -> (Value, Option<Value>) {
+        (doubles_how(after), None)
+    }
 }
 
 fn name(d: Domino) -> String {
@@ -53,7 +69,7 @@ fn name(d: Domino) -> String {
 
 /// Texas 42: the auction, the contract, the trick in progress, the last trick,
 /// every finished trick, points and tricks taken this hand, dominoes left per seat.
-fn texas42<G: Game>(game: &G, v: &Texas42View) -> Value {
+fn texas42(game: &Texas42, v: &Texas42View) -> Value {
     let phase = match v.phase {
         Phase::Bidding => "bidding",
         Phase::Declaring => "declaring",

@@ -108,7 +108,7 @@ impl Doubles {
         Ok(st)
     }
 
-    /// Deals the next round from `rng`: the seeded shuffle of docs/interfaces.md, seat s gets
+    /// Deals the next round from `rng`: the seeded shuffle of docs/rules.md ("The shake"), seat s gets
     /// `deck[k*s..k*s+k]`, the boneyard is the rest; redealt from the same stream
     /// while no hand holds a double.
     pub fn deal_round(&self, rng: &mut ChaCha8Rng) -> Round {

@@ -1,5 +1,5 @@
 //! Doubles records: the typed record ([`DoublesRecord`]) that `bones replay`
-//! reads (with the messages docs/interfaces.md lists), that writers build
+//! reads (with the messages docs/interfaces/encodings.md lists), that writers build
 //! ([`DoublesRecord::seeded`], [`DoublesRecord::dealt`]), and its replay of
 //! rounds (or whole games) into `result`.
 
@@ -16,7 +16,7 @@ use serde::Deserializer;
 use serde_json::{json, Map, Value};
 
 typed_record! {
-    /// A Doubles record (docs/interfaces.md): the table (`players`, `rules`), the
+    /// A Doubles record (docs/interfaces/encodings.md): the table (`players`, `rules`), the
     /// deal (a `seed`, or the `hands` and the `boneyard` in draw order), the
     /// `episode`, the `actions` by name (`"6-6"`, `"6-3@6"`, `"draw"`,
     /// `"pass"`), and the annotations `annotations`, `expect` and `result`. Keys

@@ -42,7 +42,7 @@ macro_rules! typed_record {
             #[serde(default)]
             pub actions: Vec<String>,
             /// A front end's notes on the game (`bones web`: the person's seat, the
-            /// levels, the hints used, the reviews of the hands; docs/interfaces.md):
+            /// levels, the hints used, the reviews of the hands; docs/interfaces/encodings.md):
             /// an object that replay checks is one and otherwise keeps as written.
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[serde(deserialize_with = "crate::record::fields::present")]
@@ -78,7 +78,7 @@ pub struct Dealt<G: DealRecords> {
     pub echo: Map<String, Value>,
 }
 
-/// A game's typed record (docs/interfaces.md): how it is read as `bones
+/// A game's typed record (docs/interfaces/encodings.md): how it is read as `bones
 /// replay` reads it, written as a JSON object and replayed.
 pub trait TypedRecord: Serialize + DeserializeOwned {
     /// The game the record is of.

@@ -1,5 +1,5 @@
 //! Texas 42 records: the typed record ([`Texas42Record`]) that `bones replay`
-//! reads (with the messages docs/interfaces.md lists), that writers build
+//! reads (with the messages docs/interfaces/encodings.md lists), that writers build
 //! ([`Texas42Record::seeded`], [`Texas42Record::dealt`]), and its replay into
 //! `result`.
 
@@ -18,7 +18,7 @@ use serde::Deserializer;
 use serde_json::{json, Map, Value};
 
 typed_record! {
-    /// A Texas 42 record (docs/interfaces.md): the deal (a `seed`, or the `hands`
+    /// A Texas 42 record (docs/interfaces/encodings.md): the deal (a `seed`, or the `hands`
     /// and the `dealer`), the `rules`, the `episode`, the `actions` by name
     /// (`"30"`, `"pass"`, `"sixes"`, `"6-4"`), and the annotations
     /// `annotations`, `expect` and `result`. Keys serialize in this order, absent

@@ -4,7 +4,7 @@
 //!
 //! # The `expect` object of `doubles-scenarios.jsonl`
 //!
-//! Every line is a Doubles record (docs/interfaces.md, "Game records") with an `expect`
+//! Every line is a Doubles record (docs/interfaces/encodings.md, "Game records") with an `expect`
 //! object worked out by hand from docs/rules.md. All keys are optional:
 //!
 //! | key | compared with |

@@ -5,7 +5,7 @@
 //!   `parse_42`; random action ids (0..=255, huge, `usize::MAX`) through `apply`:
 //!   no panic, a rejected action leaves the state unchanged, and every error says
 //!   what was wrong;
-//! - explicit records for each kind of mistake docs/interfaces.md lists, checking the
+//! - explicit records for each kind of mistake docs/interfaces/encodings.md lists, checking the
 //!   `error` object (`line`, `index`, `action`, `message`, `legal`) and that the
 //!   message names what was wrong and what was expected.
 

@@ -1,14 +1,14 @@
 //! A Doubles round's review for a seat: each of its choices (a play, and on
 //! which end) against `pimc` asked from the seat's own view at that moment,
-//! the way [`review_hand`](bones_agents::review::review_hand) sets a Texas 42
+//! the way [`review_hand`](super::review_hand) sets a Texas 42
 //! play against the open-hand solver. Doubles has no open-hand solver (the
 //! boneyard's order is part of the deal and a round can go on drawing), so the
 //! review weighs each legal move over sampled worlds, as the Hard level does:
 //! nothing hidden from the seat is used, and a forced move (one legal action)
 //! is not reviewed.
 
-use bones_agents::pimc::doubles::DoublesPimc;
-use bones_agents::{Agent, AgentRng};
+use crate::agent::{Agent, AgentRng};
+use crate::pimc::doubles::DoublesPimc;
 use bones_env::seed::mix64;
 use bones_env::{Action, Doubles, DoublesView, Game};
 use rand::SeedableRng;
@@ -22,7 +22,7 @@ fn tenth(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 
-/// The review (JSON, docs/interfaces.md) of the round in which `seat` made
+/// The review (JSON, docs/interfaces/web.md) of the round in which `seat` made
 /// `decisions` (its view before each choice, the action, its index in the
 /// history): each choice with more than one legal move, valued by `pimc` with
 /// [`REVIEW_WORLDS`] worlds (the seat's round score minus the table's

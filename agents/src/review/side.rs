@@ -2,8 +2,8 @@
 //! its partner's, the most the declaring side could take with all hands open,
 //! and where the side lost most (the bid, or one play) in a sentence.
 
-use bones_agents::review::HandReview;
-use bones_agents::Solver;
+use super::hand::{HandReview, PlayReview};
+use crate::solver::Solver;
 use bones_env::texas42::{bid_value, team, Hand, Phase, Texas42State, NEL_O};
 use bones_env::{Action, Game, Texas42};
 use serde_json::{json, Value};
@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 /// (`partner`) and the side's summary (`side`: `declarers`, the declaring
 /// team; `best_points`, the most it takes from the first lead with all hands
 /// open and best play by all four, `null` for a hand thrown in; `needed`; and
-/// `lost_most`): docs/interfaces.md. `before` is the state before the hand's
+/// `lost_most`): docs/interfaces/web.md. `before` is the state before the hand's
 /// `last` action.
 pub fn side_review(
     game: &Texas42,
@@ -75,7 +75,7 @@ fn points(n: i64) -> String {
 /// among equals, then the earlier).
 fn largest_play(game: &Texas42, mine: &HandReview, partner: &HandReview) -> Value {
     let plays = mine.plays.iter().map(|p| (mine.seat, p)).chain(partner.plays.iter().map(|p| (partner.seat, p)));
-    let mut most: Option<(u8, &bones_agents::review::PlayReview)> = None;
+    let mut most: Option<(u8, &PlayReview)> = None;
     for (seat, p) in plays {
         if p.lost() > 0 && most.is_none_or(|(_, m)| p.lost() > m.lost()) {
             most = Some((seat, p));

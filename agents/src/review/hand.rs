@@ -104,7 +104,7 @@ impl HandReview {
         self.plays.iter().position(|p| p.lost() == most)
     }
 
-    /// The review as JSON (docs/interfaces.md, `bones web`: the review):
+    /// The review as JSON (docs/interfaces/web.md, `bones web`: the review):
     /// actions by name; `other` is the spec of the agent the bids are compared
     /// with (written as `bidder`, each choice's pick as `network`).
     pub fn to_json(&self, game: &Texas42, other: &str) -> Value {
