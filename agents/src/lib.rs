@@ -6,6 +6,9 @@
 //! - [`removed`]: what was tried and taken out (spec options and words, training config keys), one
 //!   list that the spec grammar and the config readers refuse by name.
 //! - [`policy`]: trained policies as agents use them ([`Policy`], [`PolicyLoader`]).
+//! - [`game`]: what the agents, the arena, the review and the resamplers need of
+//!   a game ([`AgentGame`]), one impl per game: the compiler lists what a new
+//!   game must fill.
 //! - [`factory`]: builds the agent of a spec for any game; trained policies come
 //!   from a [`PolicyLoader`] the caller passes in.
 //! - [`table`]: the seat driver: a game with agents in some seats and outside
@@ -18,8 +21,10 @@
 //!   [`infoset`]: its information-set continuation (the
 //!   end of the hand searched over all the worlds at once, every seat making
 //!   one play per information set).
-//! - [`review`]: a finished Texas 42 hand reviewed for one seat: its plays against
-//!   the solver's best with all hands open, its bids against another agent's.
+//! - [`review`]: a finished deal reviewed for one seat (what `bones web` shows and
+//!   `bones replay --review` prints): a Texas 42 hand's plays against the
+//!   solver's best with all hands open and its bids against another agent's; a
+//!   Doubles round's choices against `pimc`.
 //! - [`arena`]: A against B on duplicate deals, with intervals and Elo (`bones eval`),
 //!   whole or in shards that merge to the same report; [`report`]: its JSON form;
 //!   [`batched`]: the same arena with players that decide many seats at once
@@ -39,6 +44,7 @@ pub mod batched;
 pub mod benchmark;
 pub mod exec;
 pub mod factory;
+pub mod game;
 pub mod heuristic;
 pub mod infoset;
 pub mod pimc;
@@ -61,6 +67,7 @@ pub use arena::{
     evaluate, evaluate_shard, evaluate_with, merge_shards, Amount, Contracts, EvalOptions, EvalReport, Shard,
 };
 pub use factory::AgentFactory;
+pub use game::{resample, AgentGame};
 pub use policy::{legal_prob, ObservingAgent, Policy, PolicyLoader};
 pub use search::SearchAgent;
 pub use solver::Solver;
