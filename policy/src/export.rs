@@ -6,15 +6,13 @@
 //!   actions to -inf before the softmax) and `value` [batch, 1];
 //! - `weights.safetensors`: the same weights by parameter name;
 //! - `model.bpk` + `config.toml`: burn's weights and the training config, so the
-//!   folder is a `model:PATH` agent (and `bid_values.bpk`, the bid values'
-//!   weights, where the network has them: they are in the ONNX graph too);
+//!   folder is a `model:PATH` agent;
 //! - `model.json`: everything a front end needs to build inputs and read outputs
 //!   (game, observation version and segment table, action names in id order,
 //!   rules, network shape) plus the training summary and evaluation figures.
 //!
 //! Every file is written to a temporary name and renamed into place.
 
-use crate::bid_values::{BID_DEPTH, BID_LOGIT_SCALE};
 use crate::folder::{self, write_atomic, CheckpointError, ModelConfig, RunState};
 use crate::inference::{decide, Actor};
 use crate::model::Policy;
@@ -158,23 +156,12 @@ where
     };
     put("model.onnx", &onnx_bytes(&model, ol, &device)?)?;
     put("weights.safetensors", &safetensors_bytes(&model, out)?)?;
-    let (net, bids) = model.clone().split_bid_values();
-    put(folder::MODEL_FILE, &burn_bytes(net, out, folder::MODEL_FILE)?)?;
-    match &bids {
-        Some(bids) => put(folder::BID_VALUES_FILE, &burn_bytes(bids.clone(), out, folder::BID_VALUES_FILE)?)?,
-        None => {
-            // A folder exported before from a network with bid values loses them.
-            let stale = out.join(folder::BID_VALUES_FILE);
-            if stale.exists() {
-                std::fs::remove_file(&stale).map_err(io(&stale))?;
-            }
-        }
-    }
+    put(folder::MODEL_FILE, &burn_bytes(&model, out)?)?;
     put("config.toml", config_text.as_bytes())?;
     let source = field("training")
         .and_then(|t| t.get("checkpoint")?.as_str().map(portable_path))
         .unwrap_or_else(|| portable_path(&checkpoint.display().to_string()));
-    let meta = model_json(game, rules, &cfg, bids.is_some(), &config_text, run.as_ref(), &source, evaluations);
+    let meta = model_json(game, rules, &cfg, &config_text, run.as_ref(), &source, evaluations);
     put("model.json", (serde_json::to_string_pretty(&meta).expect("JSON") + "\n").as_bytes())?;
     if opts.parity_samples > 0 {
         let (header, bin) = parity_samples(game, &model, &device, opts.parity_samples, opts.seed);
@@ -292,8 +279,8 @@ fn safetensors_bytes(model: &Policy, out: &Path) -> Result<Vec<u8>, ExportError>
     })
 }
 
-fn burn_bytes<M: burn::module::Module>(net: M, out: &Path, name: &str) -> Result<Vec<u8>, ExportError> {
-    via_scratch(out, name, |p| net.save_file(p).map_err(|e| e.to_string()))
+fn burn_bytes(model: &Policy, out: &Path) -> Result<Vec<u8>, ExportError> {
+    via_scratch(out, folder::MODEL_FILE, |p| model.clone().save_file(p).map_err(|e| e.to_string()))
 }
 
 fn read_model_json(dir: &Path) -> Option<Value> {
@@ -318,12 +305,10 @@ fn read_evaluations(paths: &[PathBuf]) -> Result<Vec<Value>, ExportError> {
 }
 
 /// The metadata a front end needs, plus how the model was made and how strong it is.
-#[allow(clippy::too_many_arguments)]
 fn model_json<G: Game>(
     game: &G,
     rules: Value,
     cfg: &ModelConfig,
-    bid_values: bool,
     config_text: &str,
     run: Option<&RunState>,
     checkpoint: &str,
@@ -370,30 +355,10 @@ fn model_json<G: Game>(
             "outputs": { ONNX_LOGITS: ["batch", game.num_actions()], ONNX_VALUE: ["batch", 1] },
             "masking": "set the logits of illegal actions to -inf, then softmax",
             "value": value_doc(game.name(), cfg),
-            "bid_values": bid_values_doc(game, cfg, bid_values),
         },
         "training": training,
         "evaluation": evaluations,
     })
-}
-
-/// How the network bids: with bid values (inside the graph) or the policy head.
-fn bid_values_doc<G: Game>(game: &G, cfg: &ModelConfig, present: bool) -> Value {
-    match game.contract_decisions().filter(|_| present) {
-        Some(contract) => json!({
-            "hidden": cfg.bid_hidden,
-            "depth": BID_DEPTH,
-            "phase_columns": [contract.phase_columns.0, contract.phase_columns.1],
-            "logit_scale": BID_LOGIT_SCALE,
-            "doc": format!(
-                "while one of the observation's {} columns from {} is 1 (a bid or trump to choose), the logits are \
-                 the policy head's plus {BID_LOGIT_SCALE} times each choice's value in marks per hand (the lower of \
-                 two fits on halves of the training hands); the graph computes this itself",
-                contract.phase_columns.1, contract.phase_columns.0
-            ),
-        }),
-        None => Value::Null,
-    }
 }
 
 /// What the value output estimates, in the units the network was trained in.

@@ -3,7 +3,6 @@
 //! ```text
 //! models/texas42/                       model.bpk  config.toml  model.json  model.onnx  ...
 //! runs/NAME/checkpoints/update-000120/  model.bpk  optim.bpk  state.json  config.toml
-//!                                       (bid_values.bpk: the bid values, where the network has them)
 //! runs/NAME/checkpoints/latest          "update-000120"
 //! runs/NAME/checkpoints/best            "update-000100" (best evaluation so far)
 //! ```
@@ -12,9 +11,13 @@
 //! `TrainConfig`); a folder is read here through [`ModelConfig`], the part of
 //! it that says which network this is and what it was trained to play.
 //! Writing checkpoints is the trainer's (`bones_train::checkpoint`).
+//!
+//! A config saved before an option was removed names it (`bid_hidden = 0`):
+//! at the value that meant "off" it is passed over, at any other it is
+//! refused by name (bones-agents' list of what was removed).
 
-use crate::bid_values::{BidValues, BidValuesConfig};
 use crate::model::{Policy, PolicyConfig};
+use bones_agents::removed::{self, Setting};
 use bones_env::{registry, AnyGame, GameError, RewardMode};
 use burn::prelude::*;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -81,9 +84,6 @@ pub struct ModelConfig {
     pub hidden: usize,
     /// Number of hidden layers.
     pub depth: usize,
-    /// Width of the bid values' hidden layers (`bid_values.bpk`, fitted by the
-    /// trainer's bid rounds); 0: the policy head bids.
-    pub bid_hidden: usize,
 }
 
 impl Default for ModelConfig {
@@ -96,7 +96,6 @@ impl Default for ModelConfig {
             reward_scale: 1.0,
             hidden: DEFAULT_HIDDEN,
             depth: DEFAULT_DEPTH,
-            bid_hidden: 0,
         }
     }
 }
@@ -104,13 +103,19 @@ impl Default for ModelConfig {
 impl ModelConfig {
     /// Reads a folder's `config.toml`: its `[model]` section, or the whole
     /// file in the old flat form (every key at the top, as configs were saved
-    /// before the sections).
-    pub fn from_toml(text: &str) -> Result<ModelConfig, toml::de::Error> {
-        let mut table: toml::Table = toml::from_str(text)?;
-        match table.remove("model") {
-            Some(toml::Value::Table(model)) => model.try_into(),
-            _ => table.try_into(),
-        }
+    /// before the sections). A removed key of the network's is passed over at
+    /// its "off" value and refused at any other; the error is one line (with
+    /// the line of the text where TOML says).
+    pub fn from_toml(text: &str) -> Result<ModelConfig, String> {
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| toml_error(text, &e))?;
+        let mut fields = match table.remove("model") {
+            Some(toml::Value::Table(model)) => model,
+            _ => table,
+        };
+        // The network's keys only: a key of the training's that was removed
+        // (label files) changes nothing about the network the folder holds.
+        drop_removed_keys(&mut fields, Some("model"))?;
+        fields.try_into().map_err(|e| toml_error(text, &e))
     }
 
     /// The game the network plays, through the registry: `game` under `rules`
@@ -126,14 +131,32 @@ impl ModelConfig {
     pub fn policy(&self, obs_len: usize, num_actions: usize) -> PolicyConfig {
         PolicyConfig::new(obs_len, num_actions).with_hidden(self.hidden).with_depth(self.depth)
     }
+}
 
-    /// The bid values' shape, where the config has them (`bid_hidden > 0`)
-    /// and the game has contract decisions.
-    pub fn bid_values(&self) -> Option<BidValuesConfig> {
-        let game = self.game().ok().filter(|_| self.bid_hidden > 0)?;
-        let (phase_start, phase_len) = game.contract_decisions()?.phase_columns;
-        Some(BidValuesConfig::new(game.obs_len(), game.num_actions(), self.bid_hidden, phase_start, phase_len))
+/// A config value as bones-agents' list of what was removed reads it.
+pub fn removed_setting(value: &toml::Value) -> Setting<'_> {
+    match value {
+        toml::Value::String(s) => Setting::Text(s),
+        toml::Value::Integer(n) => Setting::Number(*n as f64),
+        toml::Value::Float(x) => Setting::Number(*x),
+        _ => Setting::Other,
     }
+}
+
+/// Passes over the removed keys of `fields` (the keys of the config section
+/// `section`, or of the whole file in the flat form: `None`) that hold the
+/// value that meant "off", and refuses the first that holds another, by name.
+pub fn drop_removed_keys(fields: &mut toml::Table, section: Option<&str>) -> Result<(), String> {
+    let gone: Vec<String> = fields.keys().filter(|k| removed::config_key(section, k).is_some()).cloned().collect();
+    for name in gone {
+        let (Some(entry), Some(value)) = (removed::config_key(section, &name), fields.remove(&name)) else {
+            continue;
+        };
+        if !entry.is_off(removed_setting(&value)) {
+            return Err(entry.refusal(&format!("{name} = {value}")));
+        }
+    }
+    Ok(())
 }
 
 /// Serde adapter for `reward`: [`RewardMode`] as `marks`, `points` or `marks+points`.
@@ -229,7 +252,7 @@ pub fn read_model_config(dir: &Path) -> Result<ModelConfig, CheckpointError> {
     let cfg_path = dir.join("config.toml");
     let format = |message: String| CheckpointError::Format { path: cfg_path.display().to_string(), message };
     let text = config_text(dir)?;
-    let cfg = ModelConfig::from_toml(&text).map_err(|e| format(format!("bad config: {}", toml_error(&text, &e))))?;
+    let cfg = ModelConfig::from_toml(&text).map_err(|e| format(format!("bad config: {e}")))?;
     cfg.game().map_err(|e| format(format!("bad config: {e}")))?;
     Ok(cfg)
 }
@@ -242,46 +265,24 @@ pub fn read_run_state(dir: &Path) -> Result<RunState, CheckpointError> {
         .map_err(|e| CheckpointError::Format { path: state_path.display().to_string(), message: e.to_string() })
 }
 
-/// The file of a folder's network (without its bid values).
+/// The file of a folder's network.
 pub const MODEL_FILE: &str = "model.bpk";
-/// The file of a folder's bid values, where the network has them.
-pub const BID_VALUES_FILE: &str = "bid_values.bpk";
 
 /// Loads the network in `dir` (a checkpoint or a model folder; its shape from
-/// `config.toml`) onto `device`, with its bid values where the folder has them.
+/// `config.toml`) onto `device`.
 pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
     let cfg = read_model_config(dir)?;
-    let model = load_weights(cfg.policy(obs_len, num_actions).init(device), &dir.join(MODEL_FILE))?;
-    let path = dir.join(BID_VALUES_FILE);
-    if !path.is_file() {
-        return Ok(model);
-    }
-    let Some(shape) = cfg.bid_values() else {
-        return Err(CheckpointError::Format {
-            path: path.display().to_string(),
-            message: "bid values beside a config without them (`bid_hidden = 0` or a game without bidding)".into(),
-        });
-    };
-    let bids: BidValues = load_weights(shape.init(device), &path)?;
-    Ok(model.with_bid_values(Some(bids)))
+    load_weights(cfg.policy(obs_len, num_actions).init(device), &dir.join(MODEL_FILE))
 }
 
 /// Writes `model` into the folder `dir` (a folder being written, renamed into
-/// place when complete): its network as [`MODEL_FILE`] and its bid values, if
-/// any, as [`BID_VALUES_FILE`].
+/// place when complete) as [`MODEL_FILE`].
 pub fn save_model(model: &Policy, dir: &Path) -> Result<(), CheckpointError> {
-    let rec = |path: &Path, e: burn::store::RecordError| CheckpointError::Record {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let (net, bids) = model.clone().split_bid_values();
     let path = dir.join(MODEL_FILE);
-    net.save_file(&path).map_err(|e| rec(&path, e))?;
-    if let Some(bids) = bids {
-        let path = dir.join(BID_VALUES_FILE);
-        bids.save_file(&path).map_err(|e| rec(&path, e))?;
-    }
-    Ok(())
+    model
+        .clone()
+        .save_file(&path)
+        .map_err(|e| CheckpointError::Record { path: path.display().to_string(), message: e.to_string() })
 }
 
 /// Loads the weights in `path` into a freshly initialised `module`.
@@ -351,6 +352,22 @@ mod tests {
                 .unwrap();
         assert_eq!(flat, sections);
         assert_eq!((sections.game.as_str(), sections.players, sections.hidden), ("doubles", 3, 64));
+    }
+
+    #[test]
+    fn a_model_config_saved_with_bid_values_off_loads_and_one_with_bid_values_is_refused_by_name() {
+        // Every config saved while bid rounds existed holds `bid_hidden = 0` and `[bidding] rounds = 0`.
+        let off = ModelConfig::from_toml("[model]\nhidden = 64\nbid_hidden = 0\n\n[bidding]\nrounds = 0\n").unwrap();
+        assert_eq!(off, ModelConfig { hidden: 64, ..ModelConfig::default() });
+        assert_eq!(ModelConfig::from_toml("hidden = 64\nbid_hidden = 0\n").unwrap(), off, "the flat form");
+        for text in ["[model]\nbid_hidden = 64\n", "bid_hidden = 64\n"] {
+            let e = ModelConfig::from_toml(text).unwrap_err();
+            assert!(e.starts_with("`bid_hidden = 64`: bid values (fitted by bid rounds) were removed"), "{e}");
+            assert!(e.contains("the code is at commit ") && e.ends_with("delete the key") && !e.contains('\n'), "{e}");
+        }
+        // A removed key of the training's changes nothing about the network.
+        let labels = ModelConfig::from_toml("hidden = 64\nlabels = \"runs/l.bin\"\nlabel_share = 0.5\n").unwrap();
+        assert_eq!(labels, off);
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! autodiff): one forward pass for many games, then masked sampling (or the
 //! greedy action) on the CPU with the caller's seeded generator.
 
-use crate::bid_values::BID_LOGIT_SCALE;
 use crate::model::Policy;
 use crate::sparse::{sparse_on, HostLinear, SparseRows};
 use burn::prelude::*;
@@ -63,40 +62,9 @@ impl Actor {
                 self.model.forward(x)
             }
         };
-        let mut logits: Vec<f32> = logits.into_data().try_to_vec::<f32>().expect("f32 logits");
+        let logits: Vec<f32> = logits.into_data().try_to_vec::<f32>().expect("f32 logits");
         let values: Vec<f32> = values.into_data().try_to_vec::<f32>().expect("f32 values");
-        if self.input.is_some() {
-            self.put_bid_values(obs, &mut logits);
-        }
         (logits, values)
-    }
-
-    /// On the sparse path, the bid values' steer in the rows of contract
-    /// decisions (what [`Policy::forward`] computes in the network, here for
-    /// those rows alone).
-    fn put_bid_values(&self, obs: &SparseRows, logits: &mut [f32]) {
-        let Some(bids) = self.model.bid_values() else { return };
-        let (start, len) = bids.phase_columns();
-        let gates: Vec<(usize, f32)> = (0..obs.rows())
-            .filter_map(|r| {
-                let gate: f32 = obs.row(r).filter(|(c, _)| (start..start + len).contains(c)).map(|(_, v)| v).sum();
-                (gate != 0.0).then_some((r, gate))
-            })
-            .collect();
-        if gates.is_empty() {
-            return;
-        }
-        let rows: Vec<usize> = gates.iter().map(|&(r, _)| r).collect();
-        let dense = obs.select(&rows).to_dense();
-        let x = Tensor::<2>::from_data(TensorData::new(dense, [rows.len(), obs.width()]), &self.device);
-        let values: Vec<f32> = bids.forward(x).into_data().try_to_vec::<f32>().expect("f32 bid values");
-        let na = values.len() / rows.len();
-        for (k, &(r, gate)) in gates.iter().enumerate() {
-            let (row, v) = (&mut logits[r * na..(r + 1) * na], &values[k * na..(k + 1) * na]);
-            for (l, v) in row.iter_mut().zip(v) {
-                *l += (v * BID_LOGIT_SCALE) * gate;
-            }
-        }
     }
 }
 

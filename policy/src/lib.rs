@@ -2,8 +2,6 @@
 //! the trainer (the `bones` program, the Python package, other front ends).
 //!
 //! - [`model`]: the policy/value network ([`model::PolicyConfig`], [`model::Policy`]).
-//! - [`bid_values`]: what each bid and trump is worth, standing in for the
-//!   policy head at contract decisions where a network has them.
 //! - [`sparse`]: the input layer from the observation's non-zero entries (CPU).
 //! - [`inference`]: batched masked decisions ([`inference::Actor`], [`inference::decide`]).
 //! - [`folder`]: model and checkpoint folders and how to read them.
@@ -15,7 +13,6 @@
 #![warn(missing_docs)]
 
 pub mod agent;
-pub mod bid_values;
 pub mod error;
 pub mod export;
 pub mod folder;

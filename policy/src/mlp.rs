@@ -1,5 +1,5 @@
-//! The MLP building blocks of every network here (the policy, its bid
-//! values, the trainer's oracle critic).
+//! The MLP building blocks of every network here (the policy, the trainer's
+//! oracle critic).
 
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;

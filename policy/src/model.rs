@@ -1,10 +1,8 @@
 //! The network. [`Policy`]: an MLP trunk over the observation vector, a policy
 //! head (logits over the dense action space, masked to the legal actions before
-//! the softmax) and a value head; where it has them, bid values
-//! ([`crate::bid_values`]) steer the policy head at contract decisions.
+//! the softmax) and a value head.
 //! ([`hidden_layers`] and [`relu_stack`] also build the trainer's oracle critic.)
 
-use crate::bid_values::BidValues;
 pub use crate::mlp::{hidden_layers, relu_stack};
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
@@ -25,14 +23,12 @@ pub struct PolicyConfig {
     pub depth: usize,
 }
 
-/// Policy and value heads over a shared MLP trunk, and the bid values when
-/// the network has them (a model folder keeps them in a file of their own).
+/// Policy and value heads over a shared MLP trunk.
 #[derive(Module, Debug)]
 pub struct Policy {
     trunk: Vec<Linear>,
     policy: Linear,
     value: Linear,
-    bids: Option<BidValues>,
 }
 
 /// Logit given to illegal actions before the softmax.
@@ -46,40 +42,17 @@ impl PolicyConfig {
             trunk,
             policy: LinearConfig::new(width, self.num_actions).init(device),
             value: LinearConfig::new(width, 1).init(device),
-            bids: None,
         }
     }
 }
 
 impl Policy {
-    /// Raw logits and values; at contract decisions steered by the bid values
-    /// where the network has them.
+    /// Raw logits and values.
     ///
     /// `obs`: [batch, obs_len] → (`logits` [batch, num_actions], `value` [batch, 1]).
     pub fn forward(&self, obs: Tensor<2>) -> (Tensor<2>, Tensor<2>) {
-        let x = relu_stack(&self.trunk, obs.clone());
-        let logits = self.policy.forward(x.clone());
-        let logits = match &self.bids {
-            Some(bids) => bids.steer_logits(obs, logits),
-            None => logits,
-        };
-        (logits, self.value.forward(x))
-    }
-
-    /// The bid values, if the network has them.
-    pub fn bid_values(&self) -> Option<&BidValues> {
-        self.bids.as_ref()
-    }
-
-    /// The network with `bids` as its bid values (`None`: the policy head bids).
-    pub fn with_bid_values(self, bids: Option<BidValues>) -> Policy {
-        Policy { bids, ..self }
-    }
-
-    /// The network without its bid values, and them.
-    pub fn split_bid_values(self) -> (Policy, Option<BidValues>) {
-        let Policy { trunk, policy, value, bids } = self;
-        (Policy { trunk, policy, value, bids: None }, bids)
+        let x = relu_stack(&self.trunk, obs);
+        (self.policy.forward(x.clone()), self.value.forward(x))
     }
 
     /// The first trunk layer (the one the observation enters); `None` without
@@ -89,9 +62,7 @@ impl Policy {
     }
 
     /// Raw logits and values from the input layer's output (before its ReLU),
-    /// as computed elsewhere (see [`crate::sparse`]): the policy head's logits
-    /// throughout (bid values need the observation: [`crate::inference::Actor`]
-    /// puts them in).
+    /// as computed elsewhere (see [`crate::sparse`]).
     ///
     /// `first`: [batch, hidden] → (`logits` [batch, num_actions], `value` [batch, 1]).
     pub fn forward_from_input_layer(&self, first: Tensor<2>) -> (Tensor<2>, Tensor<2>) {

@@ -126,7 +126,7 @@ impl SparseRows {
     }
 
     /// Row `r`'s (column, value) pairs.
-    pub fn row(&self, r: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
+    fn row(&self, r: usize) -> impl Iterator<Item = (usize, f32)> + '_ {
         let span = self.start[r]..self.start[r + 1];
         self.index[span.clone()].iter().map(|&j| j as usize).zip(self.value[span].iter().copied())
     }

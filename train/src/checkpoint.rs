@@ -7,15 +7,15 @@
 //!                                       resume.json  pool/00.bpk …  games-0.bin
 //!                                       manifest.json (written last: each file's size and SHA-256)
 //!                                       (critic.bpk: the oracle critic, when the config has one)
-//!                                       (bid_values.bpk, bids.bin: the bid values and the bid rounds' records)
 //! runs/NAME/checkpoints/latest          "update-000120"
 //! runs/NAME/checkpoints/best            "update-000100" (best evaluation so far)
 //! ```
 //!
-//! `resume.json`, `pool/`, `games-*.bin` and `bids.bin` are what a resumed run needs
+//! `resume.json`, `pool/` and `games-*.bin` are what a resumed run needs
 //! beyond the networks, optimizer and counters to play on as the run that was
 //! never stopped ([`Resume`]): the opponent pool's snapshots and the games in
-//! progress.
+//! progress. (A checkpoint of a run with bid rounds, which were removed, is
+//! refused by its config.)
 
 use crate::config::TrainConfig;
 use crate::critic::{Critic, CriticConfig};
@@ -42,13 +42,6 @@ pub struct Resume {
     /// the synchronous loop's one, none for the actor-learner's workers).
     #[serde(skip)]
     pub games: Vec<Vec<u8>>,
-    /// Bid rounds fitted so far (config `bidding`).
-    #[serde(default)]
-    pub bid_round: u32,
-    /// The bid rounds' records and the log of the games in progress
-    /// (`bids.bin`; empty without bid rounds).
-    #[serde(skip)]
-    pub bids: Vec<u8>,
 }
 
 /// What [`save`] writes.
@@ -74,12 +67,7 @@ struct ResumeFile {
     resume: Resume,
     pool: usize,
     games: usize,
-    #[serde(default)]
-    bids: bool,
 }
-
-/// The file of the bid rounds' records.
-const BIDS_FILE: &str = "bids.bin";
 
 fn pool_file(i: usize) -> String {
     format!("pool/{i:02}.bpk")
@@ -135,16 +123,7 @@ pub fn save(root: &Path, name: &str, contents: Contents<'_>, best: bool) -> Resu
         let path = tmp.join(file);
         std::fs::write(&path, bytes).map_err(io(&path))?;
     }
-    if !resume.bids.is_empty() {
-        let path = tmp.join(BIDS_FILE);
-        std::fs::write(&path, &resume.bids).map_err(io(&path))?;
-    }
-    let counts = ResumeFile {
-        resume: resume.clone(),
-        pool: resume.pool.len(),
-        games: resume.games.len(),
-        bids: !resume.bids.is_empty(),
-    };
+    let counts = ResumeFile { resume: resume.clone(), pool: resume.pool.len(), games: resume.games.len() };
     let resume_json = serde_json::to_vec_pretty(&counts).expect("the resume counts serialise");
     std::fs::write(tmp.join("resume.json"), resume_json).map_err(io(&tmp))?;
     manifest::write(&tmp)?;
@@ -247,7 +226,6 @@ pub fn read_resume(dir: &Path) -> Result<Resume, CheckpointError> {
     Ok(Resume {
         pool: (0..file.pool).map(|i| read(pool_file(i))).collect::<Result<_, _>>()?,
         games: (0..file.games).map(|w| read(games_file(w))).collect::<Result<_, _>>()?,
-        bids: if file.bids { read(BIDS_FILE.to_string())? } else { Vec::new() },
         ..file.resume
     })
 }

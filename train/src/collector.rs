@@ -4,16 +4,16 @@
 //! has one collector for all the games; the actor-learner (`workers = N`) gives
 //! each worker thread its own collector and shard of the games.
 
-use crate::bidding::BidLog;
 use crate::checkpoint::RunState;
 use crate::config::TrainConfig;
 use crate::critic::{critic_values, write_oracle, Critic, ORACLE_LEN};
 use crate::error::{ShardError, TrainError};
 use crate::profile::{Phase, Profile};
 use crate::rollout::Rollout;
+use bones_agents::AgentGame;
 use bones_agents::{Agent, AgentFailure, AgentRng, ViewOf};
 use bones_env::vec_env::episode_seed;
-use bones_env::{ContractDecisions, Episode, Game, GameState, VecEnv};
+use bones_env::{Episode, Game, GameState, VecEnv};
 use bones_policy::inference::{decide, Actor};
 use bones_policy::sparse::SparseRows;
 use burn::prelude::*;
@@ -154,15 +154,11 @@ pub(crate) struct Collector<G: Game> {
     pub decisions: u64,
     /// Time per phase of the rollouts.
     pub profile: Profile,
-    /// The game's contract decisions (bids, trumps), if it has bidding.
-    contract: Option<ContractDecisions>,
-    /// The log of contract decisions for the bid rounds (config `bidding`), while they run.
-    pub bids: Option<BidLog>,
 }
 
 /// One agent per game for the config field `field` (`teacher`, `opponent`)
 /// holding `spec`; none when it is empty.
-fn agents_per_game<G: Game>(
+fn agents_per_game<G: AgentGame>(
     game: &G,
     n: usize,
     field: &str,
@@ -197,22 +193,8 @@ fn choose<G: Game>(
         .collect()
 }
 
-/// Whether the legal actions `mask` (0/1 floats) are those of a contract decision.
-fn is_contract_decision(mask: &[f32], contract: ContractDecisions) -> bool {
-    let mut any = false;
-    for (a, &m) in mask.iter().enumerate() {
-        if m > 0.5 {
-            if !contract.actions.contains(a) {
-                return false;
-            }
-            any = true;
-        }
-    }
-    any
-}
-
 /// The oracle critic's input for each `(env, seat)`: `orl` floats per row.
-fn hidden_hands<G: Game>(
+fn hidden_hands<G: AgentGame>(
     game: &G,
     envs: &VecEnv<G>,
     seats: impl ExactSizeIterator<Item = (usize, usize)>,
@@ -225,15 +207,12 @@ fn hidden_hands<G: Game>(
     out
 }
 
-impl<G: Game> Collector<G> {
+impl<G: AgentGame> Collector<G> {
     /// Shard `worker` of the games (shard 0's streams are the synchronous
     /// loop's) with `games` games: those of `saved` (a checkpoint's
     /// `VecEnv::save` of this shard, for a resumed run to play on from where
     /// the checkpoint was taken) when they are `games` games, else dealt from
-    /// the seed, the shard and the run's update count. `bids`: the log of
-    /// contract decisions while bid rounds run (the one saved with the games,
-    /// else a new one), `None` when they do not.
-    #[allow(clippy::too_many_arguments)]
+    /// the seed, the shard and the run's update count.
     pub fn new(
         game: &G,
         cfg: &Arc<TrainConfig>,
@@ -242,7 +221,6 @@ impl<G: Game> Collector<G> {
         (worker, games): (usize, usize),
         run: &RunState,
         saved: Option<&[u8]>,
-        bids: Option<BidLog>,
     ) -> Result<Collector<G>, TrainError> {
         let ruled = game.clone().with_reward(cfg.model.reward);
         // Saved games of another count (`num_envs` changed) are not these: deal new ones.
@@ -253,18 +231,13 @@ impl<G: Game> Collector<G> {
             ),
             None => None,
         };
-        let (envs, saved_log) = match restored.filter(|envs| envs.len() == games) {
-            Some(envs) => (envs, true),
+        let envs = match restored.filter(|envs| envs.len() == games) {
+            Some(envs) => envs,
             None => {
                 let env_seed = episode_seed(cfg.run.seed, usize::MAX - worker, run.update);
-                (VecEnv::new(ruled, Episode::Hand, games, env_seed, cfg.run.env_threads), false)
+                VecEnv::new(ruled, Episode::Hand, games, env_seed, cfg.run.env_threads)
             }
         };
-        // The saved log goes with the saved games only.
-        let bids = bids.map(|log| match saved_log && log.games() == games {
-            true => log,
-            false => BidLog::new(games, dims.obs),
-        });
         Ok(Collector {
             game: game.clone(),
             cfg: Arc::clone(cfg),
@@ -277,8 +250,6 @@ impl<G: Game> Collector<G> {
             envs,
             decisions: run.decisions,
             profile: Profile::default(),
-            contract: game.contract_decisions(),
-            bids,
         })
     }
 
@@ -331,10 +302,6 @@ impl<G: Game> Collector<G> {
                 self.act_frozen(&theirs, &mut actions)?;
             } else {
                 self.act(&theirs, opponent.as_ref().unwrap_or(policy), None, false, rng, &mut actions)?;
-            }
-            if let Some(log) = self.bids.as_mut() {
-                // The games against a snapshot are not the learner's in all four seats.
-                (0..pool_envs).for_each(|env| log.mix(env));
             }
             self.envs.step(&actions).expect("sampled actions are legal");
             // The agents' stream step: weights sent to a remote worker may
@@ -390,19 +357,10 @@ impl<G: Game> Collector<G> {
         self.profile.since(Phase::RolloutForward, forward_start);
         let teacher = if record { self.teach(rows)? } else { Vec::new() };
         let envs = &self.envs;
-        // With bid values the network's contract decisions are steered by
-        // them, not the policy head's alone: PPO does not learn from them.
-        let bids_decide = net.model().bid_values().is_some();
         for (k, (&env, d)) in rows.iter().zip(&decisions).enumerate() {
             actions[env] = d.action;
-            let m = &masks[k * na..(k + 1) * na];
-            let contract = self.contract.is_some_and(|c| is_contract_decision(m, c));
-            if record && contract {
-                if let Some(log) = self.bids.as_mut() {
-                    log.push(env, envs.seats[env] as usize, &obs, k, d.action);
-                }
-            }
-            if record && !(contract && bids_decide) {
+            if record {
+                let m = &masks[k * na..(k + 1) * na];
                 let seat = envs.seats[env] as usize;
                 let h = if orl > 0 { &oracle[k * orl..(k + 1) * orl] } else { &[][..] };
                 self.rollout.push(env, seat, &obs, k, m, h, d.action, d.logp, d.value);
@@ -477,9 +435,6 @@ impl<G: Game> Collector<G> {
                 std::array::from_fn(|seat| self.envs.rewards[env * 4 + seat] * self.cfg.model.reward_scale);
             let done = self.envs.dones[env];
             self.rollout.reward(env, &r, done);
-            if let Some(log) = self.bids.as_mut() {
-                log.step(env, &self.envs.rewards[env * 4..env * 4 + 4], done);
-            }
             *len += 1;
             if done {
                 episodes.hands += 1;

@@ -8,8 +8,9 @@
 
 use bones_agents::arena::{ArenaError, EvalReport};
 use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
+use bones_agents::AgentGame;
 use bones_agents::{AgentFactory, AgentFailure, AgentSpec, Amount, EvalOptions, SpecError};
-use bones_env::{Action, Game};
+use bones_env::Action;
 use bones_policy::inference::{decide, Actor};
 use bones_policy::sparse::SparseRows;
 
@@ -90,7 +91,7 @@ impl BatchPolicy for Greedy<'_> {
 /// (greedy) on that side and `opponent` on the others. Fails when the game has
 /// no such opponent (a game without a heuristic player: [`not_played`]) or
 /// `deals` is 0.
-pub fn evaluate<G: Game>(
+pub fn evaluate<G: AgentGame>(
     game: &G,
     actor: &Actor,
     opponent: EvalOpponent,

@@ -11,7 +11,6 @@
 //!   checkpoints), synchronous or as an actor-learner.
 //! - `learner`: the networks being trained and their start (fresh, `init`,
 //!   resumed); `worker`: the actor-learner's rollout workers and their jobs.
-//! - `bidding`: bid rounds, bid values refit to the play that follows them.
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`checkpoint`], [`log`]: atomic checkpoints, TensorBoard.
 //! - [`profile`]: where a run's time goes, and its peak memory.
@@ -20,7 +19,6 @@
 
 #![warn(missing_docs)]
 
-mod bidding;
 pub mod checkpoint;
 mod collector;
 pub mod config;

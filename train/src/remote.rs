@@ -44,7 +44,7 @@ use crate::profile::{Phase, Profile};
 use crate::rollout::{RolloutShape, UncheckedRollout};
 use crate::training::{merge, Run, Summary};
 use crate::worker::{rollout_stream, shard_games, Shard};
-use bones_env::registry::GameVisitor;
+use bones_agents::AgentGame;
 use bones_env::Game;
 use bones_policy::inference::Actor;
 use burn::module::Module;
@@ -227,7 +227,8 @@ impl Learner {
         check_config(&cfg)?;
         let game = cfg.game().map_err(|e| TrainError::Config(e.to_string()))?;
         let cfg = Arc::new(cfg);
-        let half = game.visit(MakeLearner { cfg: &cfg, out, resume, device })?;
+        let make = MakeLearner { cfg: &cfg, out, resume, device };
+        let half = bones_env::on_game!(game, g => make.visit(g))?;
         Ok(Learner { half, cfg })
     }
 
@@ -304,10 +305,8 @@ struct MakeLearner<'a> {
     device: Device,
 }
 
-impl GameVisitor for MakeLearner<'_> {
-    type Output = Result<Box<dyn LearnerHalf>, TrainError>;
-
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl MakeLearner<'_> {
+    fn visit<G: AgentGame>(self, game: G) -> Result<Box<dyn LearnerHalf>, TrainError> {
         let (run, nets) = Run::setup(game, self.cfg, self.out, self.resume, self.device)?;
         Ok(Box::new(LearnerOf { id: RunId::of(self.cfg), run, nets: Some(nets), idle_since: Instant::now() }))
     }
@@ -406,7 +405,7 @@ fn accept(bytes: &[u8], expect: &Expect) -> Result<(usize, Shard), (Option<usize
     Ok((worker, Shard { rng: m.rng.restore(), rollout, episodes: m.episodes, profile: m.profile }))
 }
 
-impl<G: Game> LearnerHalf for LearnerOf<G> {
+impl<G: AgentGame> LearnerHalf for LearnerOf<G> {
     fn state(&self) -> &RunState {
         &self.run.state
     }
@@ -481,7 +480,8 @@ impl RolloutWorker {
             )));
         }
         let game = cfg.game().map_err(|e| TrainError::Config(e.to_string()))?;
-        let half = game.visit(MakeWorker { cfg: Arc::new(cfg), worker, device })?;
+        let make = MakeWorker { cfg: Arc::new(cfg), worker, device };
+        let half = bones_env::on_game!(game, g => make.visit(g))?;
         Ok(RolloutWorker { half })
     }
 
@@ -522,10 +522,8 @@ struct MakeWorker {
     device: Device,
 }
 
-impl GameVisitor for MakeWorker {
-    type Output = Result<Box<dyn WorkerHalf>, TrainError>;
-
-    fn visit<G: Game>(self, game: G) -> Self::Output {
+impl MakeWorker {
+    fn visit<G: AgentGame>(self, game: G) -> Result<Box<dyn WorkerHalf>, TrainError> {
         Ok(Box::new(WorkerOf {
             id: RunId::of(&self.cfg),
             dims: Dims::of(&game, &self.cfg),
@@ -583,7 +581,7 @@ impl<G: Game> WorkerOf<G> {
     }
 }
 
-impl<G: Game> WorkerHalf for WorkerOf<G> {
+impl<G: AgentGame> WorkerHalf for WorkerOf<G> {
     fn pool_version(&self) -> u64 {
         self.pool_version
     }
@@ -644,7 +642,6 @@ impl<G: Game> WorkerHalf for WorkerOf<G> {
                     self.dims,
                     (self.worker, games),
                     &w.start,
-                    None,
                     None,
                 )?;
                 self.collector.insert(c)

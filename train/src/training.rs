@@ -14,20 +14,20 @@
 //! (`actor_learner`) runs the same steps with the rollouts played on N worker
 //! threads (`worker`), overlapping the updates.
 
-use crate::bidding::{self, BidData, BidLog};
 use crate::checkpoint::{self, critic_config, policy_config, Contents, Resume, RunState, BEST_EVAL};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
-use crate::learner::{load_or_init, load_record, seeded_init, Learner};
+use crate::learner::{load_or_init, load_record, Learner};
 use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
 use crate::worker::{rollout_stream, send, shard_games, work, Job, Shard};
 use bones_agents::arena::ArenaError;
+use bones_agents::AgentGame;
 use bones_env::{Game, VecEnv};
 use bones_policy::inference::Actor;
 use bones_policy::model::Policy;
@@ -75,7 +75,7 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
 
 /// Runs (or resumes) a training run of `game` into `out`: the synchronous loop
 /// below with `workers = 0`, else the actor-learner (`actor_learner`).
-pub fn train<G: Game>(
+pub fn train<G: AgentGame>(
     game: G,
     cfg: &TrainConfig,
     out: &Path,
@@ -104,18 +104,10 @@ pub fn train<G: Game>(
         let behaviour = Behaviour { policy: &policy, critic: critic.as_ref(), pool: &run.pool };
         let episodes = collector.play(&behaviour, &mut rng)?;
         run.profile.absorb(&std::mem::take(&mut collector.profile));
-        if let Some(log) = collector.bids.as_mut() {
-            run.bid_data.add(run.bid_round, &log.take());
-        }
 
-        // 2.-5. Update, logs, pool, evaluation, the bid round when its hands
-        //    are played, checkpoints (which save the games as they stand, for
-        //    a resumed run to play on from them).
-        let games = Some((collector.games(), collector.bids.as_ref()));
-        learner = run.learn(learner, &collector.rollout, &episodes, games, &mut rng, progress)?;
-        if run.bid_round >= cfg.bidding.rounds {
-            collector.bids = None;
-        }
+        // 2.-5. Update, logs, pool, evaluation, checkpoints (which save the
+        //    games as they stand, for a resumed run to play on from them).
+        learner = run.learn(learner, &collector.rollout, &episodes, Some(collector.games()), &mut rng, progress)?;
     }
     run.finish(&learner)
 }
@@ -148,7 +140,7 @@ pub(crate) fn merge<G: Game>(
 /// seed and worker count whatever the threads' timing. The update's importance
 /// ratio is against the stored log-probabilities of that behaviour policy,
 /// clipped as in PPO (docs/training.md says why).
-fn actor_learner<G: Game>(
+fn actor_learner<G: AgentGame>(
     mut run: Run<G>,
     learner: Learner,
     progress: &mut dyn Progress,
@@ -193,7 +185,7 @@ fn actor_learner<G: Game>(
 /// The learner's side of [`actor_learner`]: for each update, the workers'
 /// shards of its rollout (merged in the workers' order), the update, and the
 /// new weights out to the workers for the rollout `lag` updates on.
-fn lead<G: Game>(
+fn lead<G: AgentGame>(
     run: &mut Run<G>,
     mut learner: Learner,
     jobs: &[SyncSender<Job>],
@@ -286,12 +278,6 @@ pub(crate) struct Run<G: Game> {
     /// The games of a resumed run as its checkpoint saved them, one per
     /// collector (empty: deal new games).
     saved_games: Vec<Vec<u8>>,
-    /// The bid rounds' records (config `bidding`), and the log of the games
-    /// in progress as the checkpoint saved it.
-    pub(crate) bid_data: BidData,
-    saved_bid_log: Option<BidLog>,
-    /// Bid rounds fitted so far.
-    pub(crate) bid_round: u32,
     /// What setup has to say (the checkpoints `--resume` passed over).
     pub(crate) notes: Vec<String>,
     session: Session,
@@ -300,7 +286,7 @@ pub(crate) struct Run<G: Game> {
     pub(crate) last_checkpoint: Option<PathBuf>,
 }
 
-impl<G: Game> Run<G> {
+impl<G: AgentGame> Run<G> {
     /// Checks the config, seeds the device, loads or initialises the networks,
     /// writes `config.toml`, opens the log and deals the games.
     pub(crate) fn setup(
@@ -329,12 +315,6 @@ impl<G: Game> Run<G> {
         let (learner, state, resumed) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;
-
-        let (bid_data, saved_bid_log) = match resumed.resume.bids.as_slice() {
-            [] => (BidData::new(), None),
-            bytes => bidding::load_bids(bytes)
-                .map_err(|e| TrainError::Resume(format!("the checkpoint's bid records do not decode: {e}")))?,
-        };
         let mut run = Run {
             game,
             cfg: Arc::new(cfg.clone()),
@@ -350,9 +330,6 @@ impl<G: Game> Run<G> {
             pool: Vec::new(),
             pool_version: resumed.resume.pool_version,
             saved_games: resumed.resume.games,
-            bid_data,
-            saved_bid_log,
-            bid_round: resumed.resume.bid_round,
             notes: resumed.notes,
             profile: Profile::default(),
         };
@@ -370,15 +347,8 @@ impl<G: Game> Run<G> {
     /// where the config and device say so).
     pub(crate) fn actor(&self, model: &Policy) -> Actor {
         let (dims, cfg) = (self.dims, &self.cfg);
-        let (net, bids) = model.valid().split_bid_values();
-        let net = self.inference(net, |d| policy_config(cfg, dims.obs, dims.actions).init(d));
-        // The bid values' shape is read from the config only where they cross devices.
-        let bids = bids.map(|b| {
-            self.inference(b, |d| {
-                cfg.model.bid_values().expect("a network with bid values has their shape in its config").init(d)
-            })
-        });
-        Actor::with_sparse_input(net.with_bid_values(bids), &self.device, self.cfg.run.sparse_input)
+        let net = self.inference(model.valid(), |d| policy_config(cfg, dims.obs, dims.actions).init(d));
+        Actor::with_sparse_input(net, &self.device, self.cfg.run.sparse_input)
     }
 
     /// The oracle critic's inference copy, on the inference device.
@@ -419,12 +389,7 @@ impl<G: Game> Run<G> {
     pub(crate) fn collector(&self, worker: usize, games: usize) -> Result<Collector<G>, TrainError> {
         let synchronous = self.cfg.run.workers == 0;
         let saved = self.saved_games.get(worker).filter(|_| synchronous).map(Vec::as_slice);
-        let logging = self.bid_round < self.cfg.bidding.rounds && self.game.contract_decisions().is_some();
-        let bids = (synchronous && logging).then(|| {
-            let fresh = || crate::bidding::BidLog::new(games, self.dims.obs);
-            self.saved_bid_log.clone().filter(|_| worker == 0).unwrap_or_else(fresh)
-        });
-        Collector::new(&self.game, &self.cfg, &self.device, self.dims, (worker, games), &self.state, saved, bids)
+        Collector::new(&self.game, &self.cfg, &self.device, self.dims, (worker, games), &self.state, saved)
     }
 
     /// The actor-learner's job for the rollout of update `update`: the current
@@ -441,15 +406,14 @@ impl<G: Game> Run<G> {
     }
 
     /// Steps 2-5 of the loop for one rollout (its games' `episodes`; `games`,
-    /// the synchronous loop's games as they stand and their bid log, go into
-    /// checkpoints): the update, the logs, the pool, evaluation, the bid round
-    /// and checkpoints.
+    /// the synchronous loop's games as they stand, go into checkpoints): the
+    /// update, the logs, the pool, evaluation and checkpoints.
     pub(crate) fn learn(
         &mut self,
         learner: Learner,
         rollout: &Rollout,
         episodes: &Episodes,
-        games: Option<(&VecEnv<G>, Option<&BidLog>)>,
+        games: Option<&VecEnv<G>>,
         rng: &mut ChaCha8Rng,
         progress: &mut dyn Progress,
     ) -> Result<Learner, TrainError> {
@@ -458,7 +422,7 @@ impl<G: Game> Run<G> {
         self.state.hands += episodes.hands;
 
         // 2. Update: GAE, then the PPO epochs on the autodiff networks.
-        let (mut learner, stats) = self.update(learner, rollout, lr, rng)?;
+        let (learner, stats) = self.update(learner, rollout, lr, rng)?;
 
         // 3. Logs (CleanRL names).
         let speed = self.session.speed(&self.state);
@@ -482,15 +446,8 @@ impl<G: Game> Run<G> {
                 return Err(TrainError::Evaluation { opponent, update, source, checkpoint });
             }
         };
-
-        // 5. The bid round, once its hands are played: fit the bid values,
-        //    put them in the network, keep the round's model.
-        let round_done = self.bid_round_due();
-        if round_done {
-            learner = self.bid_round(learner)?;
-        }
         let checkpoint_start = Instant::now();
-        self.checkpoint(&learner, best, round_done, games)?;
+        self.checkpoint(&learner, best, games)?;
         self.profile.since(Phase::Checkpoint, checkpoint_start);
         progress.update(&self.state, speed.hands_per_s, speed.decisions_per_s);
         Ok(learner)
@@ -551,12 +508,11 @@ impl<G: Game> Run<G> {
     }
 
     /// Every `snapshot_every` updates the policy joins the opponent pool (the
-    /// oldest snapshot leaves once it holds `pool_size`), without bid values:
-    /// snapshots bid with their policy head.
+    /// oldest snapshot leaves once it holds `pool_size`).
     fn add_to_pool(&mut self, model: &Policy) {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.opponents.snapshot_every as u64 == 0 {
-            let actor = self.actor(&model.clone().split_bid_values().0);
+            let actor = self.actor(model);
             self.pool.push(actor);
             if self.pool.len() > cfg.opponents.pool_size.max(1) {
                 self.pool.remove(0);
@@ -601,73 +557,21 @@ impl<G: Game> Run<G> {
         })
     }
 
-    /// Whether the current bid round's hands are played (and rounds remain).
-    fn bid_round_due(&self) -> bool {
-        let b = &self.cfg.bidding;
-        self.bid_round < b.rounds && self.state.hands >= (self.bid_round as u64 + 1) * b.round_hands
-    }
-
-    /// Fits the bid values to the kept rounds' records (from the network's
-    /// current ones, or fresh ones seeded by the run's seed and the round),
-    /// puts them in the network, logs the fit and the round's calibration
-    /// (`bidding.csv`) and keeps the round's model (`rounds/round-NN`).
-    fn bid_round(&mut self, learner: Learner) -> Result<Learner, TrainError> {
-        let cfg = Arc::clone(&self.cfg);
-        let round = self.bid_round;
-        let shape = cfg.model.bid_values().expect("validated: bid rounds have bid values");
-        let seed = cfg.run.seed ^ 0xB1D0_0000 ^ round as u64;
-        let Learner { model, critic, optim } = learner;
-        let (net, bids) = model.split_bid_values();
-        let bids = match bids {
-            Some(b) => b,
-            None => seeded_init(&self.train_device, seed, |d| shape.init(d)),
-        };
-        self.bid_data.keep(cfg.bidding.keep_rounds);
-        let (bids, report) = bidding::fit(bids, &self.bid_data, round, &cfg.bidding, seed, &self.train_device);
-        let learner = Learner { model: net.with_bid_values(Some(bids)), critic, optim };
-        self.bid_round += 1;
-        let step = self.state.decisions;
-        self.log.scalar("bidding/round", self.bid_round as f32, step);
-        self.log.scalar("bidding/records", report.records as f32, step);
-        self.log.scalar("bidding/fit_loss", report.loss, step);
-        self.log.scalar("bidding/calibration_error", report.calibration.error() as f32, step);
-        let out = self.ck_root.parent().expect("checkpoints are in the run folder").to_path_buf();
-        bidding::write_calibration(&out.join("bidding.csv"), self.bid_round, &report.calibration)?;
-        let Learner { model, critic, optim } = &learner;
-        let contents = Contents {
-            model,
-            critic: critic.as_ref(),
-            optim,
-            state: &self.state,
-            cfg: &self.cfg,
-            resume: &Resume { bid_round: self.bid_round, ..Resume::default() },
-        };
-        checkpoint::save(&out.join("rounds"), &format!("round-{:02}", self.bid_round), contents, false)?;
-        Ok(learner)
-    }
-
-    /// Every `checkpoint_every` updates, after the last, at every new best
-    /// evaluation and after a bid round (`round_done`), saves a checkpoint.
-    fn checkpoint(
-        &mut self,
-        learner: &Learner,
-        best: bool,
-        round_done: bool,
-        games: Option<(&VecEnv<G>, Option<&BidLog>)>,
-    ) -> Result<(), TrainError> {
+    /// Every `checkpoint_every` updates, after the last and at every new best
+    /// evaluation, saves a checkpoint.
+    fn checkpoint(&mut self, learner: &Learner, best: bool, games: Option<&VecEnv<G>>) -> Result<(), TrainError> {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
-        if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best || round_done {
+        if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best {
             self.keep_games(games);
             self.last_checkpoint = Some(self.save(learner, best)?);
         }
         Ok(())
     }
 
-    /// Keeps the synchronous loop's games as they stand, and their bid log,
-    /// for the next checkpoint (the actor-learner's workers keep none).
-    fn keep_games(&mut self, games: Option<(&VecEnv<G>, Option<&BidLog>)>) {
-        self.saved_games = games.map(|(g, _)| vec![g.save()]).unwrap_or_default();
-        self.saved_bid_log = games.and_then(|(_, log)| log.cloned());
+    /// Keeps the synchronous loop's games as they stand for the next
+    /// checkpoint (the actor-learner's workers keep none).
+    fn keep_games(&mut self, games: Option<&VecEnv<G>>) {
+        self.saved_games = games.map(|g| vec![g.save()]).unwrap_or_default();
     }
 
     /// The opponent pool's snapshots as burnpack records, oldest first.
@@ -680,17 +584,8 @@ impl<G: Game> Run<G> {
     pub(crate) fn save(&self, learner: &Learner, best: bool) -> Result<PathBuf, TrainError> {
         let name = format!("update-{:06}", self.state.update);
         let Learner { model, critic, optim } = learner;
-        let bids = match (self.bid_data.rounds.is_empty(), &self.saved_bid_log) {
-            (true, None) => Vec::new(),
-            (_, log) => bidding::save_bids(&self.bid_data, log.as_ref()),
-        };
-        let resume = Resume {
-            pool_version: self.pool_version,
-            pool: self.pool_records(),
-            games: self.saved_games.clone(),
-            bid_round: self.bid_round,
-            bids,
-        };
+        let resume =
+            Resume { pool_version: self.pool_version, pool: self.pool_records(), games: self.saved_games.clone() };
         let contents =
             Contents { model, critic: critic.as_ref(), optim, state: &self.state, cfg: &self.cfg, resume: &resume };
         Ok(checkpoint::save(&self.ck_root, &name, contents, best)?)

@@ -9,8 +9,8 @@ use crate::critic::Critic;
 use crate::error::TrainError;
 use crate::profile::Profile;
 use crate::rollout::Rollout;
+use bones_agents::AgentGame;
 use bones_env::vec_env::episode_seed;
-use bones_env::Game;
 use bones_policy::inference::Actor;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -70,7 +70,7 @@ pub(crate) fn send(jobs: &[SyncSender<Job>], job: Job) {
 
 /// A worker's loop: a rollout for each job, until the learner stops sending
 /// (or a rollout fails: the error goes to the learner).
-pub(crate) fn work<G: Game>(
+pub(crate) fn work<G: AgentGame>(
     mut collector: Collector<G>,
     worker: usize,
     cfg: &TrainConfig,

@@ -3,7 +3,6 @@
 //! binary, a module per subject.
 
 mod actor_learner;
-mod bidding;
 mod evaluation;
 mod export;
 mod oracle;

@@ -1,10 +1,14 @@
 //! A config file's keys, read against the defaults (`configs/cpu-quick.toml`,
 //! which gives every key in its section): a key outside every section (the
 //! old flat form, as configs and checkpoints were saved before the sections)
-//! moves into its own, the keys of removed attempts are dropped, and an
-//! unknown section or key is refused with the nearest known one.
+//! moves into its own, the keys and sections of removed attempts are passed
+//! over at the values that meant "off" and refused at any other (bones-agents'
+//! one list of what was removed), and an unknown section or key is refused
+//! with the nearest known one.
 
+use bones_agents::removed::{self, Off, Place, Setting};
 use bones_agents::spec::grammar::edit_distance;
+use bones_policy::folder::{drop_removed_keys, removed_setting};
 use std::collections::HashSet;
 use toml::{Table, Value};
 
@@ -23,7 +27,7 @@ pub(super) fn field_path<'a>(key: &str, known: &'a Table) -> Option<(&'a str, &'
 /// `defaults` with the keys of `file` (sections, or the old flat form) in
 /// their places.
 pub(super) fn merge(mut file: Table, defaults: &Table) -> Result<Table, String> {
-    drop_removed_keys(&mut file)?;
+    drop_removed(&mut file)?;
     let mut merged = defaults.clone();
     if file.values().any(|v| !v.is_table()) {
         // The old flat form: the keys it leaves out mean what they meant then.
@@ -100,29 +104,33 @@ const FLAT_FORM_DEFAULTS: [(&str, Value); 7] = [
     ("target_kl", Value::Float(0.0)),
 ];
 
-/// Whether a removed key's value is the one that meant "off".
-type IsOff = fn(&Value) -> bool;
-
-/// Keys of attempts removed from the trainer (issue 45: label files made once
-/// by `bones label`), each with the value that meant "off". A config or a
-/// checkpoint saved before the removal (in the flat form) holds them at those
-/// values and still loads; any other value is refused, since the run it asks
-/// for no longer exists.
-const REMOVED_KEYS: [(&str, IsOff); 3] = [
-    ("labels", |v| v.as_str().is_some_and(|s| s.trim().is_empty())),
-    ("label_share", |v| v.as_float() == Some(1.0) || v.as_integer() == Some(1)),
-    ("label_temperature", |v| v.as_float() == Some(0.0) || v.as_integer() == Some(0)),
-];
-
-fn drop_removed_keys(table: &mut Table) -> Result<(), String> {
-    for (key, is_off) in REMOVED_KEYS {
-        if let Some(v) = table.remove(key) {
-            if !is_off(&v) {
-                return Err(format!(
-                    "`{key} = {v}`: label files were removed from the trainer (they never beat the shipped \
-                     networks; the code is at commit eb35706); delete the key"
-                ));
-            }
+/// Passes over the removed sections and keys of `file` (a config saved while
+/// they existed holds them at the values that meant "off"); refuses one at
+/// any other value, by name.
+fn drop_removed(file: &mut Table) -> Result<(), String> {
+    for gone in removed::config().filter(|r| r.place == Place::Section) {
+        let Some(value) = file.remove(gone.name) else { continue };
+        let Off::SectionWith { key, .. } = gone.off else { continue };
+        let setting = match &value {
+            Value::Table(fields) => fields.get(key).map_or(Setting::Absent, removed_setting),
+            _ => Setting::Other,
+        };
+        if !gone.is_off(setting) {
+            let name = gone.name;
+            let given = match &value {
+                Value::Table(fields) => {
+                    format!("[{name}]{}", fields.get(key).map(|v| format!(" {key} = {v}")).unwrap_or_default())
+                }
+                v => format!("{name} = {v}"),
+            };
+            return Err(gone.refusal(&given));
+        }
+    }
+    // The flat form's keys at the top, then each section's.
+    drop_removed_keys(file, None)?;
+    for (section, fields) in file.iter_mut() {
+        if let Value::Table(fields) = fields {
+            drop_removed_keys(fields, Some(section))?;
         }
     }
     Ok(())

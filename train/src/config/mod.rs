@@ -6,7 +6,7 @@
 //! `configs/cpu-quick.toml` is the one place the defaults are written: it
 //! gives every key, [`TrainConfig::default`] is it, and a key another file
 //! leaves out takes its value there. `keys` reads a file's keys against it (the
-//! old flat form, unknown keys).
+//! old flat form, removed keys, unknown keys).
 
 mod keys;
 
@@ -58,8 +58,6 @@ pub struct TrainConfig {
     pub eval: EvalSection,
     /// `[checkpoints]`: how often the run saves itself.
     pub checkpoints: CheckpointsSection,
-    /// `[bidding]`: bid rounds, bid values refit to the play that follows them.
-    pub bidding: BiddingSection,
 }
 
 /// `[run]`: the seed, the run's length, its threads and where it starts.
@@ -179,31 +177,6 @@ pub struct CheckpointsSection {
     pub checkpoint_every: usize,
 }
 
-/// `[bidding]`: bid rounds (bones_train's `bidding` module). Each round the
-/// run plays `round_hands` hands, logging every contract decision and its
-/// hand's outcome, then fits the bid values (`model.bid_hidden` wide) to the
-/// kept rounds; from the first fit on they make the contract decisions and
-/// PPO trains the play alone.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BiddingSection {
-    /// Rounds of logging and fitting (0: none; the policy head bids, unless
-    /// `init` brings bid values).
-    pub rounds: u32,
-    /// Self-play hands per round.
-    pub round_hands: u64,
-    /// Rounds of records each fit uses (the newest; older ones are dropped).
-    pub keep_rounds: usize,
-    /// Weight of a round's records per round of age (1: all kept rounds alike).
-    pub recent_weight: f64,
-    /// Epochs over the kept records at each fit.
-    pub fit_epochs: usize,
-    /// The fit's Adam learning rate.
-    pub fit_learning_rate: f64,
-    /// Records per minibatch of the fit.
-    pub fit_minibatch: usize,
-}
-
 /// Built-in presets, the same files as `configs/NAME.toml`.
 const PRESETS: [(&str, &str); 4] = [
     ("cpu-quick", include_str!("../../../configs/cpu-quick.toml")),
@@ -314,7 +287,7 @@ impl TrainConfig {
     /// Checks ranges; returns what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let check = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
-        let TrainConfig { run, model, ppo, opponents, eval, checkpoints, bidding, .. } = self;
+        let TrainConfig { run, model, ppo, opponents, eval, checkpoints, .. } = self;
         check((2..=4).contains(&model.players), "`players` must be 2, 3 or 4")?;
         check(ppo.num_envs >= 1, "`num_envs` must be at least 1")?;
         check(ppo.num_steps >= 1, "`num_steps` must be at least 1")?;
@@ -339,24 +312,6 @@ impl TrainConfig {
         )?;
         check(checkpoints.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(ppo.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
-        if bidding.rounds > 0 {
-            check(model.bid_hidden >= 1, "bid rounds (`bidding.rounds` > 0) need bid values: set `model.bid_hidden`")?;
-            check(run.workers == 0, "bid rounds run in the synchronous loop: set `workers = 0`")?;
-            check(opponents.opponent.trim().is_empty(), "bid rounds learn from self-play: leave `opponent` empty")?;
-            check(bidding.round_hands >= 1, "`round_hands` must be at least 1")?;
-            check(bidding.keep_rounds >= 1, "`keep_rounds` must be at least 1")?;
-            check((0.0..=1.0).contains(&bidding.recent_weight), "`recent_weight` must be in 0..=1")?;
-            check(bidding.fit_epochs >= 1, "`fit_epochs` must be at least 1")?;
-            check(bidding.fit_learning_rate > 0.0, "`fit_learning_rate` must be positive")?;
-            check(bidding.fit_minibatch >= 1, "`fit_minibatch` must be at least 1")?;
-        }
-        if model.bid_hidden > 0 {
-            let game = self.game().map_err(|e| e.to_string())?;
-            check(
-                game.contract_decisions().is_some(),
-                &format!("`bid_hidden`: {} has no bidding to price (set it to 0)", game.name()),
-            )?;
-        }
         if let Some(spec) = self.opponent_spec() {
             spec.map_err(|e| format!("`opponent`: {e}"))?;
         }
@@ -510,10 +465,17 @@ mod tests {
             let saved = cfg.to_toml();
             assert_eq!(TrainConfig::from_toml(&saved, name).unwrap(), cfg);
             assert!(saved.starts_with("[run]\n") && saved.contains("\n[model]\ngame = "), "{saved}");
-            // Every line of the flat file comes back unchanged, in its section (comments aside).
-            for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+            // Every line of the file comes back unchanged, in its section (comments
+            // aside), but the removed bid rounds' keys at their "off" values.
+            let bid_rounds = text.find("\n[bidding]\n").map_or(text.len(), |at| at + 1);
+            for line in text[..bid_rounds].lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+                if line == "bid_hidden = 0" {
+                    continue;
+                }
                 assert!(saved.lines().any(|l| l == line), "{name}: `{line}` not in\n{saved}");
             }
+            assert!(bid_rounds == text.len() || text[bid_rounds..].lines().any(|l| l == "rounds = 0"), "{text}");
+            assert!(!saved.contains("bid"), "{saved}");
         }
     }
 
@@ -559,6 +521,37 @@ mod tests {
         assert!(e.contains("label files were removed") && e.contains("delete the key"), "{e}");
         let e = TrainConfig::from_toml("label_share = 0.25", "x").unwrap_err().to_string();
         assert!(e.contains("`label_share = 0.25`"), "{e}");
+    }
+
+    #[test]
+    fn a_config_saved_with_bid_rounds_off_loads_and_one_asking_for_them_is_refused_naming_the_removed_option() {
+        // Every config and checkpoint saved while bid rounds existed holds these.
+        let off = "[model]\nbid_hidden = 0\n\n[bidding]\nrounds = 0\nround_hands = 100000\nkeep_rounds = 4\n\
+                   recent_weight = 0.5\nfit_epochs = 4\nfit_learning_rate = 0.001\nfit_minibatch = 512\n";
+        assert_eq!(TrainConfig::from_toml(off, "old").unwrap(), TrainConfig::default());
+        assert_eq!(TrainConfig::from_toml("[bidding]\nround_hands = 5\n", "old").unwrap(), TrainConfig::default());
+        // configs/texas42-bidding.toml, the recipe measured.
+        let bidding = "[run]\nseed = 46\ntotal_hands = 550000\n\n[model]\nhidden = 256\nbid_hidden = 64\n\n\
+                       [bidding]\nrounds = 10\nround_hands = 50000\nfit_epochs = 2\nfit_minibatch = 1024\n";
+        let bid_values = "`bid_hidden = 8`: bid values (fitted by bid rounds) were removed from the trainer (";
+        for (text, starts) in [
+            (bidding, "`[bidding] rounds = 10`: bid rounds were removed from the trainer ("),
+            ("[bidding]\nrounds = 2\n", "`[bidding] rounds = 2`: bid rounds were removed from the trainer ("),
+            ("[model]\nbid_hidden = 8\n", bid_values),
+            ("bid_hidden = 8\n", bid_values),
+        ] {
+            let e = TrainConfig::from_toml(text, "x").unwrap_err().to_string();
+            let message = e.strip_prefix("bad config `x`: ").unwrap_or_else(|| panic!("{e}"));
+            assert!(message.starts_with(starts), "{text}: {e}");
+            assert!(
+                e.contains("+0.004 marks/hand") && e.contains("the code is at commit ") && !e.contains('\n'),
+                "{e}"
+            );
+            assert!(e.ends_with("delete the section") || e.ends_with("delete the key"), "{e}");
+        }
+        // In any other section the key is unknown, as any other.
+        let e = TrainConfig::from_toml("[ppo]\nbid_hidden = 0\n", "x").unwrap_err().to_string();
+        assert!(e.contains("unknown key `ppo.bid_hidden`"), "{e}");
     }
 
     #[test]
