@@ -79,6 +79,7 @@ pub struct ModelConfig {
     #[serde(with = "reward_mode")]
     pub reward: RewardMode,
     /// Multiply rewards by this (Doubles points are large: 1/target is a good scale).
+    #[serde(serialize_with = "shortest_f32")]
     pub reward_scale: f32,
     /// Width of the hidden layers.
     pub hidden: usize,
@@ -157,6 +158,16 @@ pub fn drop_removed_keys(fields: &mut toml::Table, section: Option<&str>) -> Res
         }
     }
     Ok(())
+}
+
+/// Serialises an `f32` config value as its shortest decimal (`0.95`), not the
+/// `f64` it widens to (`0.949999988079071`, which TOML would write), so that a
+/// config written back reads as it was given; reading it back gives the same
+/// `f32`. (Should the decimal, read as an `f64` and narrowed, land on another
+/// `f32`, the exact widening is written instead.)
+pub fn shortest_f32<S: Serializer>(x: &f32, s: S) -> Result<S::Ok, S::Error> {
+    let decimal: f64 = x.to_string().parse().unwrap_or(f64::from(*x));
+    s.serialize_f64(if decimal as f32 == *x { decimal } else { f64::from(*x) })
 }
 
 /// Serde adapter for `reward`: [`RewardMode`] as `marks`, `points` or `marks+points`.
@@ -368,6 +379,31 @@ mod tests {
         // A removed key of the training's changes nothing about the network.
         let labels = ModelConfig::from_toml("hidden = 64\nlabels = \"runs/l.bin\"\nlabel_share = 0.5\n").unwrap();
         assert_eq!(labels, off);
+    }
+
+    #[test]
+    fn an_f32_is_written_as_its_shortest_decimal_and_reads_back_the_same() {
+        #[derive(Serialize, Deserialize)]
+        struct Holder {
+            #[serde(serialize_with = "shortest_f32")]
+            x: f32,
+        }
+        let written = |x: f32| toml::to_string(&Holder { x }).unwrap();
+        for (x, text) in
+            [(0.95f32, "0.95"), (0.2, "0.2"), (0.02, "0.02"), (0.03, "0.03"), (1.0, "1.0"), (1e-5, "0.00001")]
+        {
+            assert_eq!(written(x), format!("x = {text}\n"));
+        }
+        // Widened, 0.95 would be written 0.949999988079071.
+        assert_ne!(written(0.95), format!("x = {}\n", f64::from(0.95f32)));
+        // Any f32 reads back bit for bit (a stride through every bit pattern).
+        for bits in (0..u32::MAX).step_by(40_503) {
+            let x = f32::from_bits(bits);
+            if x.is_finite() {
+                let back: Holder = toml::from_str(&written(x)).unwrap();
+                assert_eq!(back.x.to_bits(), bits, "{x:e} written as {}", written(x));
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! each worker thread its own collector and shard of the games.
 
 use crate::checkpoint::RunState;
-use crate::config::TrainConfig;
+use crate::config::{GivenSpec, TrainConfig};
 use crate::critic::{critic_values, write_oracle, Critic, ORACLE_LEN};
 use crate::error::{ShardError, TrainError};
 use crate::profile::{Phase, Profile};
@@ -157,18 +157,17 @@ pub(crate) struct Collector<G: Game> {
 }
 
 /// One agent per game for the config field `field` (`teacher`, `opponent`)
-/// holding `spec`; none when it is empty.
+/// holding `spec`; none without one.
 fn agents_per_game<G: AgentGame>(
     game: &G,
     n: usize,
     field: &str,
-    spec: Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>>,
+    spec: Option<&GivenSpec>,
 ) -> Result<Vec<Box<dyn Agent<ViewOf<G>>>>, TrainError> {
     let Some(spec) = spec else { return Ok(Vec::new()) };
     let bad = |e: bones_agents::SpecError| TrainError::Config(format!("`{field}`: {e}"));
-    let spec = spec.map_err(bad)?;
     let factory = bones_policy::agent::factory();
-    (0..n).map(|_| factory.build(&spec, game)).collect::<Result<_, _>>().map_err(bad)
+    (0..n).map(|_| factory.build(spec.spec(), game)).collect::<Result<_, _>>().map_err(bad)
 }
 
 /// The choices of the per-game `agents` in the games marked `wanted`, each
@@ -245,8 +244,8 @@ impl<G: AgentGame> Collector<G> {
             dims,
             worker: worker as u64,
             rollout: Rollout::new(games, dims.obs, dims.actions, dims.oracle),
-            teachers: agents_per_game(game, games, "teacher", cfg.teacher_spec())?,
-            opponents: agents_per_game(game, games, "opponent", cfg.opponent_spec())?,
+            teachers: agents_per_game(game, games, "teacher", cfg.ppo.teacher.as_ref())?,
+            opponents: agents_per_game(game, games, "opponent", cfg.opponents.opponent.as_ref())?,
             envs,
             decisions: run.decisions,
             profile: Profile::default(),
@@ -392,7 +391,8 @@ impl<G: AgentGame> Collector<G> {
         let chosen = choose(&mut self.opponents, &self.envs, &theirs, seed, self.decisions);
         self.profile.since(Phase::Opponent, start);
         for (env, a) in chosen {
-            actions[env] = a.map_err(|f| self.agent_failed("opponent", &self.cfg.opponents.opponent, env, f))?;
+            actions[env] =
+                a.map_err(|f| self.agent_failed("opponent", self.cfg.opponents.opponent.as_ref(), env, f))?;
         }
         Ok(())
     }
@@ -415,14 +415,21 @@ impl<G: AgentGame> Collector<G> {
         self.profile.since(Phase::Teacher, start);
         let mut out = vec![None; self.envs.len()];
         for (env, a) in labels {
-            out[env] = Some(a.map_err(|f| self.agent_failed("teacher", &self.cfg.ppo.teacher, env, f))?);
+            out[env] = Some(a.map_err(|f| self.agent_failed("teacher", self.cfg.ppo.teacher.as_ref(), env, f))?);
         }
         Ok(out)
     }
 
     /// The error of agent `spec` (the `role` config field) failing in game `env`.
-    fn agent_failed(&self, role: &'static str, spec: &str, env: usize, failure: AgentFailure) -> TrainError {
-        TrainError::Agent { role, agent: spec.to_string(), seat: self.envs.seats[env] as usize, failure }
+    fn agent_failed(
+        &self,
+        role: &'static str,
+        spec: Option<&GivenSpec>,
+        env: usize,
+        failure: AgentFailure,
+    ) -> TrainError {
+        let agent = spec.map(GivenSpec::to_string).unwrap_or_default();
+        TrainError::Agent { role, agent, seat: self.envs.seats[env] as usize, failure }
     }
 
     /// Credits the last step's rewards (times `reward_scale`) to each seat's

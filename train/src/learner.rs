@@ -152,10 +152,9 @@ pub(crate) fn load_or_init(
                 .collect();
         }
         (model, critic, optim, state, resumed.resume) = (m, c, o, st, r);
-    } else if !cfg.run.init.trim().is_empty() {
+    } else if let Some(init) = &cfg.run.init {
         // A run folder stands for its best checkpoint (else its latest), as in `model:PATH`.
-        let dir = bones_policy::agent::resolve(Path::new(cfg.run.init.trim()))
-            .map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
+        let dir = bones_policy::agent::resolve(init).map_err(|e| TrainError::Config(format!("`init`: {e}")))?;
         let saved = checkpoint::read_config(&dir)?;
         if (&saved.model.game, saved.model.hidden, saved.model.depth)
             != (&cfg.model.game, cfg.model.hidden, cfg.model.depth)

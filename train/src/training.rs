@@ -502,7 +502,7 @@ impl<G: AgentGame> Run<G> {
         log.scalar("losses/clipfrac", stats.clipfrac, step);
         log.scalar("losses/explained_variance", stats.explained_variance, step);
         log.scalar("losses/grad_norm", stats.grad_norm, step);
-        if !self.cfg.ppo.teacher.trim().is_empty() {
+        if self.cfg.ppo.teacher.is_some() {
             log.scalar("losses/teacher_loss", stats.teacher_loss, step);
         }
     }

@@ -73,7 +73,7 @@ pub(crate) fn outputs_of(dir: &Path, cfg: &TrainConfig) -> Vec<f32> {
 
 #[test]
 fn one_worker_without_lag_trains_exactly_the_weights_of_the_synchronous_loop() {
-    let init = start("start-one").display().to_string();
+    let init = Some(start("start-one"));
     let sync = config(0, 0).with(|c| c.run.init = init.clone());
     let one = config(1, 0).with(|c| c.run.init = init);
     let (a, hands_a) = weights_after("sync", &sync);
@@ -85,7 +85,7 @@ fn one_worker_without_lag_trains_exactly_the_weights_of_the_synchronous_loop() {
 
 #[test]
 fn an_actor_learner_run_is_the_same_for_its_seed_whatever_the_timing() {
-    let init = start("start-lag").display().to_string();
+    let init = Some(start("start-lag"));
     let cfg = config(2, 1).with(|c| c.run.init = init.clone());
     let (a, _) = weights_after("lag-a", &cfg);
     let (b, _) = weights_after("lag-b", &cfg);

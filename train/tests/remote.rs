@@ -64,7 +64,7 @@ fn drive(cfg: &TrainConfig, out: &Path, replace: impl Fn(u64) -> bool) -> (std::
 
 #[test]
 fn a_driver_of_the_halves_trains_the_weights_of_bones_train_with_as_many_workers() {
-    let init = start("start-remote").display().to_string();
+    let init = Some(start("start-remote"));
     for cfg in [
         config(2, 1).with(|c| c.run.init = init.clone()),
         config(3, 0).with(|c| {

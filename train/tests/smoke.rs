@@ -136,7 +136,7 @@ fn a_teacher_run_learns_to_imitate_its_teacher() {
     // Doubles with `highest` as the teacher (the legal domino with the most
     // pips: easy to imitate): the cross-entropy against its choices falls.
     let mut cfg = imitation_config();
-    cfg.ppo.teacher = "highest".into();
+    cfg.ppo.teacher = Some("highest".parse().unwrap());
     let out = tmp("teacher");
     let summary = train(Doubles::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     let scalars = read_scalars(&out).unwrap();
@@ -146,10 +146,10 @@ fn a_teacher_run_learns_to_imitate_its_teacher() {
     assert!(first > 0.5 && last < 0.6 * first, "teacher loss {first} -> {last}: {loss:?}");
     let _ = std::fs::remove_dir_all(&out);
 
-    // A teacher that is not an agent spec, or not for this game, is a config error.
-    cfg.ppo.teacher = "pimc:worlds=0".into();
-    assert!(cfg.validate().unwrap_err().contains("`teacher`"));
-    cfg.ppo.teacher = "highest".into();
+    // A teacher that is not an agent spec is an error when the config is
+    // read; one not for this game, when the run starts.
+    let e = TrainConfig::from_toml("[ppo]\nteacher = \"pimc:worlds=0\"", "x").unwrap_err().to_string();
+    assert!(e.contains("`teacher`: bad agent spec `pimc:worlds=0`"), "{e}");
     let e =
         train(Texas42::default(), &cfg.with(|c| c.model.game = "texas42".into()), &out, false, Device::flex(), &mut ())
             .unwrap_err()
@@ -192,7 +192,7 @@ fn init_starts_a_run_from_a_trained_policy() {
     // where the first left off; from a fresh start it would not.
     let second = tmp("init-b");
     let tiny = cfg.clone().with(|c| {
-        c.run.init = trained.display().to_string();
+        c.run.init = Some(trained.clone());
         c.ppo.learning_rate = 1e-12;
         c.run.seed = 99;
     });
@@ -200,15 +200,8 @@ fn init_starts_a_run_from_a_trained_policy() {
     let continued = checkpoint::latest(&second.join("checkpoints")).unwrap();
     assert_eq!(doubles_decisions(&continued), doubles_decisions(&trained));
     let fresh = tmp("init-c");
-    train(
-        Doubles::default(),
-        &tiny.clone().with(|c| c.run.init = String::new()),
-        &fresh,
-        false,
-        Device::flex(),
-        &mut (),
-    )
-    .unwrap();
+    train(Doubles::default(), &tiny.clone().with(|c| c.run.init = None), &fresh, false, Device::flex(), &mut ())
+        .unwrap();
     let fresh_ck = checkpoint::latest(&fresh.join("checkpoints")).unwrap();
     assert_ne!(doubles_decisions(&fresh_ck), doubles_decisions(&trained));
 
@@ -216,7 +209,7 @@ fn init_starts_a_run_from_a_trained_policy() {
     let from_run = tmp("init-e");
     train(
         Doubles::default(),
-        &tiny.clone().with(|c| c.run.init = first.display().to_string()),
+        &tiny.clone().with(|c| c.run.init = Some(first.clone())),
         &from_run,
         false,
         Device::flex(),
@@ -228,7 +221,7 @@ fn init_starts_a_run_from_a_trained_policy() {
         doubles_decisions(&checkpoint::latest(&from_run.join("checkpoints")).unwrap()),
         doubles_decisions(&picked)
     );
-    let nowhere = tiny.clone().with(|c| c.run.init = fresh.join("no-such-folder").display().to_string());
+    let nowhere = tiny.clone().with(|c| c.run.init = Some(fresh.join("no-such-folder")));
     let missing = tmp("init-f");
     let e = train(Doubles::default(), &nowhere, &missing, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`init`") && e.contains("no-such-folder"), "{e}");
@@ -251,7 +244,7 @@ fn a_frozen_opponent_plays_the_other_side_of_every_game() {
     assert_eq!(plain.profile.seconds(Phase::Opponent), 0.0);
     let _ = std::fs::remove_dir_all(&out);
 
-    cfg.opponents.opponent = "heuristic".into();
+    cfg.opponents.opponent = Some("heuristic".parse().unwrap());
     let summary = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     assert!(summary.profile.seconds(Phase::Opponent) > 0.0);
     // Every game is against the opponent: the learner's return against it is
@@ -261,10 +254,11 @@ fn a_frozen_opponent_plays_the_other_side_of_every_game() {
     assert!(std::fs::read_to_string(out.join("config.toml")).unwrap().contains("opponent = \"heuristic\""));
     let _ = std::fs::remove_dir_all(&out);
 
-    // An opponent that is not an agent spec, or not for this game, is a config error.
-    cfg.opponents.opponent = "pimc:worlds=0".into();
-    assert!(cfg.validate().unwrap_err().contains("`opponent`"));
-    cfg.opponents.opponent = "highest".into();
+    // An opponent that is not an agent spec is an error when the config is
+    // read; one not for this game, when the run starts.
+    let e = TrainConfig::from_toml("[opponents]\nopponent = \"pimc:worlds=0\"", "x").unwrap_err().to_string();
+    assert!(e.contains("`opponent`: bad agent spec `pimc:worlds=0`"), "{e}");
+    cfg.opponents.opponent = Some("highest".parse().unwrap());
     let e = train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap_err().to_string();
     assert!(e.contains("`opponent`") && e.contains("does not play texas42"), "{e}");
     let _ = std::fs::remove_dir_all(&out);

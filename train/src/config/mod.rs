@@ -6,15 +6,21 @@
 //! `configs/cpu-quick.toml` is the one place the defaults are written: it
 //! gives every key, [`TrainConfig::default`] is it, and a key another file
 //! leaves out takes its value there. `keys` reads a file's keys against it (the
-//! old flat form, removed keys, unknown keys).
+//! old flat form, removed keys, unknown keys). Values are typed when the file
+//! is read (`values`: the agent specs of `teacher` and `opponent`, the path of
+//! `init`) and written back as they were given, `f32`s as their shortest
+//! decimal.
 
 mod keys;
+mod values;
+
+pub use values::GivenSpec;
 
 use bones_env::{AnyGame, GameError};
-use bones_policy::folder::{bad_choice, ModelConfig};
+use bones_policy::folder::{bad_choice, shortest_f32, ModelConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// Why a configuration could not be loaded.
@@ -84,9 +90,10 @@ pub struct RunSection {
     /// Start the policy from these weights instead of a fresh initialisation: a
     /// model folder (`models/texas42`), a checkpoint folder or a run folder (its
     /// best checkpoint, else its latest, as in `model:PATH`), trained for the
-    /// same game with the same `hidden` and `depth`; empty: fresh. Ignored on
-    /// `--resume` (the checkpoint has the weights).
-    pub init: String,
+    /// same game with the same `hidden` and `depth`; empty (`None`): fresh.
+    /// Ignored on `--resume` (the checkpoint has the weights).
+    #[serde(deserialize_with = "values::init", serialize_with = "values::write_path")]
+    pub init: Option<PathBuf>,
 }
 
 /// `[ppo]`: the rollouts and the PPO update (after CleanRL's ppo.py).
@@ -102,8 +109,10 @@ pub struct PpoSection {
     /// Anneal the learning rate linearly to zero over the run.
     pub anneal_lr: bool,
     /// Discount factor (1.0: hands are short and undiscounted).
+    #[serde(serialize_with = "shortest_f32")]
     pub gamma: f32,
     /// GAE lambda.
+    #[serde(serialize_with = "shortest_f32")]
     pub gae_lambda: f32,
     /// Minibatches per epoch.
     pub num_minibatches: usize,
@@ -112,16 +121,21 @@ pub struct PpoSection {
     /// Normalise advantages within each minibatch.
     pub norm_adv: bool,
     /// Surrogate clipping coefficient (also clips the value loss).
+    #[serde(serialize_with = "shortest_f32")]
     pub clip_coef: f32,
     /// Use the clipped value loss.
     pub clip_vloss: bool,
     /// Entropy bonus coefficient.
+    #[serde(serialize_with = "shortest_f32")]
     pub ent_coef: f32,
     /// Value loss coefficient.
+    #[serde(serialize_with = "shortest_f32")]
     pub vf_coef: f32,
     /// Clip the global gradient norm to this (0: no clipping).
+    #[serde(serialize_with = "shortest_f32")]
     pub max_grad_norm: f32,
     /// Stop an update's epochs early once approx KL exceeds this (0: never).
+    #[serde(serialize_with = "shortest_f32")]
     pub target_kl: f32,
     /// Critic for the advantages: `public` (the policy's value head, which sees
     /// what the seat sees) or `oracle` (a separate network of the same shape that
@@ -129,12 +143,14 @@ pub struct PpoSection {
     /// view, and its value head still learns, for export).
     pub critic: CriticKind,
     /// An agent spec the policy also learns to imitate (expert iteration with a
-    /// search as the teacher, e.g. `pimc:worlds=128` for Doubles); empty: none.
-    /// At each learner decision with a choice the teacher picks an action from
-    /// the seat's view, and the loss adds `teacher_coef` times the policy's
-    /// cross-entropy against it.
-    pub teacher: String,
+    /// search as the teacher, e.g. `pimc:worlds=128` for Doubles); empty
+    /// (`None`): none. At each learner decision with a choice the teacher picks
+    /// an action from the seat's view, and the loss adds `teacher_coef` times
+    /// the policy's cross-entropy against it.
+    #[serde(deserialize_with = "values::teacher", serialize_with = "values::write_spec")]
+    pub teacher: Option<GivenSpec>,
     /// Weight of the cross-entropy against the teacher's actions.
+    #[serde(serialize_with = "shortest_f32")]
     pub teacher_coef: f32,
 }
 
@@ -143,11 +159,13 @@ pub struct PpoSection {
 #[serde(deny_unknown_fields)]
 pub struct OpponentsSection {
     /// Share of the games whose opponents are a past snapshot instead of the current policy.
+    #[serde(serialize_with = "shortest_f32")]
     pub opponent_share: f32,
     /// A frozen opponent: an agent spec that plays the other side's seats in
     /// every game, so that the policy learns a best response to it (`bones
-    /// exploit`); empty: self-play (the snapshot pool, `opponent_share`).
-    pub opponent: String,
+    /// exploit`); empty (`None`): self-play (the snapshot pool, `opponent_share`).
+    #[serde(deserialize_with = "values::opponent", serialize_with = "values::write_spec")]
+    pub opponent: Option<GivenSpec>,
     /// Add the current policy to the snapshot pool every this many updates.
     pub snapshot_every: usize,
     /// Snapshots kept in the pool (oldest dropped first).
@@ -259,7 +277,9 @@ impl TrainConfig {
         let parse = |message: String| ConfigError::Parse { path: origin.into(), message };
         let table: toml::Table = toml::from_str(text).map_err(|e| parse(e.to_string()))?;
         let merged = keys::merge(table, defaults()).map_err(parse)?;
-        let cfg: TrainConfig = merged.try_into().map_err(|e: toml::de::Error| parse(e.to_string()))?;
+        // One line: TOML puts the key of a bad value (`in \`ppo.teacher\``) on a line of its own.
+        let one_line = |e: toml::de::Error| e.to_string().lines().map(str::trim).collect::<Vec<_>>().join(" ");
+        let cfg: TrainConfig = merged.try_into().map_err(|e| parse(one_line(e)))?;
         cfg.validate().map_err(parse)?;
         cfg.game().map_err(|e| parse(e.to_string()))?;
         Ok(cfg)
@@ -312,25 +332,7 @@ impl TrainConfig {
         )?;
         check(checkpoints.checkpoint_every >= 1, "`checkpoint_every` must be at least 1")?;
         check(ppo.teacher_coef >= 0.0, "`teacher_coef` must be at least 0")?;
-        if let Some(spec) = self.opponent_spec() {
-            spec.map_err(|e| format!("`opponent`: {e}"))?;
-        }
-        if let Some(spec) = self.teacher_spec() {
-            spec.map_err(|e| format!("`teacher`: {e}"))?;
-        }
         Ok(())
-    }
-
-    /// The frozen opponent's agent spec, parsed (`None`: self-play).
-    pub fn opponent_spec(&self) -> Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>> {
-        let opponent = &self.opponents.opponent;
-        (!opponent.trim().is_empty()).then(|| opponent.parse())
-    }
-
-    /// The teacher's agent spec, parsed (`None`: no teacher).
-    pub fn teacher_spec(&self) -> Option<Result<bones_agents::AgentSpec, bones_agents::SpecError>> {
-        let teacher = &self.ppo.teacher;
-        (!teacher.trim().is_empty()).then(|| teacher.parse())
     }
 
     /// Whether the advantages come from the oracle critic (it sees every hand).
@@ -357,236 +359,4 @@ impl TrainConfig {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use bones_env::RewardMode;
-
-    fn configs_dir() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs")
-    }
-
-    #[test]
-    fn an_evaluation_of_no_deals_or_too_many_is_refused_naming_the_key_and_its_range() {
-        for text in ["[eval]\neval_hands = 0", "eval_hands = 0", "[eval]\neval_hands = 1000001"] {
-            let e = TrainConfig::from_toml(text, "x").unwrap_err().to_string();
-            assert!(e.contains("`eval_hands` must be 1 to 1000000 (") && !e.contains('\n'), "{text}: {e}");
-        }
-        let e = TrainConfig::default().with(|c| c.eval.eval_hands = 0).validate().unwrap_err();
-        assert!(e.starts_with("`eval_hands` must be 1 to 1000000"), "{e}");
-        for n in [1, MAX_EVAL_HANDS] {
-            let cfg = TrainConfig::from_toml(&format!("[eval]\neval_hands = {n}"), "x").unwrap();
-            assert_eq!(cfg.eval.eval_hands, n);
-        }
-    }
-
-    #[test]
-    fn presets_load_and_round_trip() {
-        for (name, _) in PRESETS {
-            let cfg = TrainConfig::load(name).unwrap();
-            assert_eq!(TrainConfig::from_toml(&cfg.to_toml(), name).unwrap(), cfg);
-        }
-    }
-
-    #[test]
-    fn the_default_config_is_configs_cpu_quick_toml_which_gives_every_key() {
-        let path = configs_dir().join("cpu-quick.toml");
-        let file = TrainConfig::load(path.to_str().unwrap()).unwrap();
-        assert_eq!(TrainConfig::default(), file);
-        assert_eq!(TrainConfig::load("cpu-quick").unwrap(), file);
-        assert_eq!(TrainConfig::from_toml("", "empty").unwrap(), file);
-        // Every field is written there, in the order of the struct.
-        let written: toml::Table = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-        let fields: toml::Table = toml::from_str(&file.to_toml()).unwrap();
-        let names = |t: &toml::Table| -> Vec<String> {
-            t.iter().flat_map(|(s, f)| f.as_table().unwrap().keys().map(move |n| format!("{s}.{n}"))).collect()
-        };
-        assert_eq!(names(&written), names(&fields));
-    }
-
-    #[test]
-    fn every_config_file_in_configs_loads_and_gives_only_what_differs_from_cpu_quick() {
-        let defaults = defaults();
-        let mut files = 0;
-        for entry in std::fs::read_dir(configs_dir()).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "toml") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let cfg = TrainConfig::from_toml(&text, &path.display().to_string()).unwrap();
-            cfg.validate().unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            files += 1;
-            if path.file_stem().unwrap() == "cpu-quick" {
-                continue;
-            }
-            let table: toml::Table = toml::from_str(&text).unwrap();
-            for (section, fields) in &table {
-                let fields =
-                    fields.as_table().unwrap_or_else(|| panic!("{}: `{section}` outside a section", path.display()));
-                for (name, value) in fields {
-                    let default = &defaults[section.as_str()][name.as_str()];
-                    let same = match (value.as_float(), default.as_float()) {
-                        (Some(a), Some(b)) => a == b,
-                        _ => value == default,
-                    };
-                    assert!(!same, "{}: `{section}.{name} = {value}` is cpu-quick's value", path.display());
-                }
-            }
-        }
-        assert!(files >= 7, "{files} config files");
-    }
-
-    #[test]
-    fn reward_and_critic_parse_to_enums_and_serialise_to_the_same_strings() {
-        for (text, reward) in
-            [("marks", RewardMode::Marks), ("points", RewardMode::Points), ("marks+points", RewardMode::MarksAndPoints)]
-        {
-            let cfg = TrainConfig::from_toml(&format!("[model]\nreward = \"{text}\""), "x").unwrap();
-            assert_eq!(cfg.model.reward, reward);
-            assert!(cfg.to_toml().contains(&format!("reward = \"{text}\"\n")), "{}", cfg.to_toml());
-        }
-        for (text, critic) in [("public", CriticKind::Public), ("oracle", CriticKind::Oracle)] {
-            let cfg = TrainConfig::from_toml(&format!("[ppo]\ncritic = \"{text}\""), "x").unwrap();
-            assert_eq!(cfg.ppo.critic, critic);
-            assert_eq!(cfg.oracle_critic(), critic == CriticKind::Oracle);
-            assert!(cfg.to_toml().contains(&format!("critic = \"{text}\"\n")), "{}", cfg.to_toml());
-        }
-        let cfg = TrainConfig::from_toml("", "x").unwrap();
-        assert_eq!((cfg.model.reward, cfg.ppo.critic), (RewardMode::Marks, CriticKind::Public));
-    }
-
-    #[test]
-    fn the_models_saved_flat_configs_still_load_and_are_saved_in_sections() {
-        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-        for name in bones_env::GAMES.map(|g| g.name) {
-            let path = models.join(name).join("config.toml");
-            let text = std::fs::read_to_string(&path).unwrap();
-            let cfg = TrainConfig::from_toml(&text, name).unwrap();
-            let saved = cfg.to_toml();
-            assert_eq!(TrainConfig::from_toml(&saved, name).unwrap(), cfg);
-            assert!(saved.starts_with("[run]\n") && saved.contains("\n[model]\ngame = "), "{saved}");
-            // Every line of the file comes back unchanged, in its section (comments
-            // aside), but the removed bid rounds' keys at their "off" values.
-            let bid_rounds = text.find("\n[bidding]\n").map_or(text.len(), |at| at + 1);
-            for line in text[..bid_rounds].lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-                if line == "bid_hidden = 0" {
-                    continue;
-                }
-                assert!(saved.lines().any(|l| l == line), "{name}: `{line}` not in\n{saved}");
-            }
-            assert!(bid_rounds == text.len() || text[bid_rounds..].lines().any(|l| l == "rounds = 0"), "{text}");
-            assert!(!saved.contains("bid"), "{saved}");
-        }
-    }
-
-    #[test]
-    fn an_old_flat_config_loads_to_the_same_config_as_its_sections() {
-        // configs/texas42-continue-2.toml as it was before the sections.
-        let flat = "game = \"texas42\"\nrules = \"standard\"\nseed = 3\ntotal_hands = 2000000\nnum_envs = 512\n\
-                    num_steps = 32\nenv_threads = 2\nlearning_rate = 0.00025\nhidden = 256\ndepth = 2\n\
-                    update_epochs = 1\nnum_minibatches = 16\nent_coef = 0.02\ntarget_kl = 0.03\nreward = \"marks\"\n\
-                    opponent_share = 0.2\nsnapshot_every = 20\npool_size = 8\neval_every = 50\neval_hands = 1000\n\
-                    checkpoint_every = 10\ninit = \"models/texas42\"\n";
-        let old = TrainConfig::from_toml(flat, "flat").unwrap();
-        let path = configs_dir().join("texas42-continue-2.toml");
-        assert_eq!(old, TrainConfig::load(path.to_str().unwrap()).unwrap());
-        assert_ne!(old, TrainConfig::default());
-        assert_eq!(
-            (old.run.seed, old.model.hidden, old.ppo.learning_rate, old.eval.eval_hands),
-            (3, 256, 0.00025, 1000)
-        );
-    }
-
-    #[test]
-    fn an_old_flat_config_that_leaves_keys_out_gets_the_defaults_of_the_flat_form() {
-        let old = TrainConfig::from_toml("seed = 9\n", "flat").unwrap();
-        let ppo = &old.ppo;
-        assert_eq!(
-            (old.run.seed, old.run.total_hands, old.model.hidden),
-            (9, 200_000, bones_policy::folder::DEFAULT_HIDDEN)
-        );
-        assert_eq!((ppo.learning_rate, ppo.update_epochs, ppo.num_minibatches), (3e-4, 4, 4));
-        assert_eq!((ppo.ent_coef, ppo.target_kl), (0.01, 0.0));
-        // Every other key is cpu-quick's, and the sectioned form takes cpu-quick's throughout.
-        assert_eq!((old.ppo.num_envs, old.eval.eval_every), (256, 20));
-        let sectioned = TrainConfig::from_toml("[run]\nseed = 9\n", "sections").unwrap();
-        assert_eq!((sectioned.run.total_hands, sectioned.ppo.learning_rate), (150_000, 0.001));
-    }
-
-    #[test]
-    fn a_config_saved_before_labels_were_removed_still_loads_and_a_live_label_file_is_refused() {
-        let old = TrainConfig::from_toml("labels = \"\"\nlabel_share = 1.0\nlabel_temperature = 0.0\n", "old").unwrap();
-        assert_eq!(old, TrainConfig::default());
-        let e = TrainConfig::from_toml("labels = \"runs/labels/search.bin\"", "x").unwrap_err().to_string();
-        assert!(e.contains("label files were removed") && e.contains("delete the key"), "{e}");
-        let e = TrainConfig::from_toml("label_share = 0.25", "x").unwrap_err().to_string();
-        assert!(e.contains("`label_share = 0.25`"), "{e}");
-    }
-
-    #[test]
-    fn a_config_saved_with_bid_rounds_off_loads_and_one_asking_for_them_is_refused_naming_the_removed_option() {
-        // Every config and checkpoint saved while bid rounds existed holds these.
-        let off = "[model]\nbid_hidden = 0\n\n[bidding]\nrounds = 0\nround_hands = 100000\nkeep_rounds = 4\n\
-                   recent_weight = 0.5\nfit_epochs = 4\nfit_learning_rate = 0.001\nfit_minibatch = 512\n";
-        assert_eq!(TrainConfig::from_toml(off, "old").unwrap(), TrainConfig::default());
-        assert_eq!(TrainConfig::from_toml("[bidding]\nround_hands = 5\n", "old").unwrap(), TrainConfig::default());
-        // configs/texas42-bidding.toml, the recipe measured.
-        let bidding = "[run]\nseed = 46\ntotal_hands = 550000\n\n[model]\nhidden = 256\nbid_hidden = 64\n\n\
-                       [bidding]\nrounds = 10\nround_hands = 50000\nfit_epochs = 2\nfit_minibatch = 1024\n";
-        let bid_values = "`bid_hidden = 8`: bid values (fitted by bid rounds) were removed from the trainer (";
-        for (text, starts) in [
-            (bidding, "`[bidding] rounds = 10`: bid rounds were removed from the trainer ("),
-            ("[bidding]\nrounds = 2\n", "`[bidding] rounds = 2`: bid rounds were removed from the trainer ("),
-            ("[model]\nbid_hidden = 8\n", bid_values),
-            ("bid_hidden = 8\n", bid_values),
-        ] {
-            let e = TrainConfig::from_toml(text, "x").unwrap_err().to_string();
-            let message = e.strip_prefix("bad config `x`: ").unwrap_or_else(|| panic!("{e}"));
-            assert!(message.starts_with(starts), "{text}: {e}");
-            assert!(
-                e.contains("+0.004 marks/hand") && e.contains("the code is at commit ") && !e.contains('\n'),
-                "{e}"
-            );
-            assert!(e.ends_with("delete the section") || e.ends_with("delete the key"), "{e}");
-        }
-        // In any other section the key is unknown, as any other.
-        let e = TrainConfig::from_toml("[ppo]\nbid_hidden = 0\n", "x").unwrap_err().to_string();
-        assert!(e.contains("unknown key `ppo.bid_hidden`"), "{e}");
-    }
-
-    #[test]
-    fn an_unknown_key_is_one_line_naming_it_and_the_nearest_known_key() {
-        for (text, says) in [
-            ("learning_rat = 0.1", "unknown key `learning_rat` (did you mean `learning_rate`?)"),
-            ("[ppo]\nlearning_rat = 0.1", "unknown key `ppo.learning_rat` (did you mean `ppo.learning_rate`?)"),
-            ("[ppo]\nseed = 3", "unknown key `ppo.seed` (did you mean `run.seed`?)"),
-            ("[model]\nhiden = 64", "unknown key `model.hiden` (did you mean `model.hidden`?)"),
-            ("[evl]\neval_every = 3", "unknown section `[evl]` (did you mean `[eval]`?)"),
-            ("seed = 3\n[run]\nseed = 4", "`run.seed` is given twice"),
-        ] {
-            let e = TrainConfig::from_toml(text, "x").unwrap_err().to_string();
-            assert!(e.contains(says) && !e.contains('\n'), "{text}: {e}");
-        }
-    }
-
-    #[test]
-    fn a_key_may_be_named_alone_or_with_its_section() {
-        assert_eq!(field_path("learning_rate"), Some(("ppo", "learning_rate")));
-        assert_eq!(field_path("ppo.learning_rate"), Some(("ppo", "learning_rate")));
-        assert_eq!(field_path("run.learning_rate"), None);
-        assert_eq!(field_path("hidden_size"), None);
-    }
-
-    #[test]
-    fn bad_values_are_errors() {
-        let e = TrainConfig::from_toml("[model]\ngame = \"chess\"", "x").unwrap_err().to_string();
-        assert!(e.contains("texas42"), "{e}");
-        let e = TrainConfig::from_toml("[ppo]\ncritic = \"psychic\"", "x").unwrap_err().to_string();
-        assert!(e.contains("`critic` must be \"public\" or \"oracle\", not \"psychic\""), "{e}");
-        let e = TrainConfig::from_toml("reward = \"goals\"", "x").unwrap_err().to_string();
-        assert!(e.contains("`reward` must be \"marks\", \"points\" or \"marks+points\", not \"goals\""), "{e}");
-        let e = TrainConfig::from_toml("[ppo]\nnum_envs = 0", "x").unwrap_err().to_string();
-        assert!(e.contains("`num_envs` must be at least 1"), "{e}");
-        assert!(TrainConfig::load("no-such-preset").unwrap_err().to_string().contains("cpu-quick"));
-    }
-}
+mod tests;

@@ -36,7 +36,7 @@ fn fixture() -> &'static Fixture {
         let cfg = TrainConfig::load("smoke").unwrap().with(|c| {
             c.run.workers = 2;
             c.ppo.critic = CriticKind::Oracle;
-            c.ppo.teacher = "heuristic".into();
+            c.ppo.teacher = Some("heuristic".parse().expect("a spec"));
             c.ppo.teacher_coef = 0.5;
         });
         let game = Texas42::default();
