@@ -20,10 +20,7 @@
 //!
 //! # Decisions
 //! - **Bidding** (`bidding=policy`, the default): the policy's most probable
-//!   bid (a model whose folder holds bid values, fitted by `bones train`'s
-//!   bid rounds, gives logits steered by them at the contract decisions, so
-//!   the search bids and proposes declarations with them). With
-//!   `bidding=pimc`, `pimc`'s simulation (see [`crate::pimc`]).
+//!   bid. With `bidding=pimc`, `pimc`'s simulation (see [`crate::pimc`]).
 //! - **Declaring**: the candidates are the declarations to which the policy
 //!   gives at least [`SearchOptions::candidate_ratio`] of its favourite's
 //!   probability (with `bidding=pimc`: every legal declaration); one candidate
