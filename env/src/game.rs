@@ -21,19 +21,6 @@ pub enum Episode {
     Game,
 }
 
-/// The decisions of a game with bidding that choose a contract: what bid
-/// values ([`Game::contract_decisions`]) price.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct ContractDecisions {
-    /// Every action that bids or names a contract (a decision whose legal
-    /// actions all lie here is a contract decision).
-    pub actions: ActionMask,
-    /// The observation columns, contiguous from `phase_columns.0` for
-    /// `phase_columns.1`, of which exactly one is 1 while the seat to act
-    /// chooses a contract and all are 0 otherwise.
-    pub phase_columns: (usize, usize),
-}
-
 /// Static facts and the constructor of states.
 pub trait Game: Clone + Send + Sync + 'static {
     /// The dynamic state.
@@ -73,11 +60,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
     /// A fresh state dealt from `seed`.
     fn new_state(&self, seed: u64, episode: Episode) -> Self::State;
-    /// The decisions that choose a contract (Texas 42's bids and trumps), for
-    /// bid values; `None` (the default) for a game without bidding.
-    fn contract_decisions(&self) -> Option<ContractDecisions> {
-        None
-    }
     /// Replays a record of this game (the JSON object `bones replay` reads,
     /// whose `game` names this game): the game under the record's rules, the
     /// state after the record's actions and the replay's `result` object. A

@@ -42,7 +42,7 @@ pub use action::{Action, ActionError, ActionMask, IllegalAction};
 pub use domino::{Domino, DominoSet, ParseDominoError};
 pub use doubles::{Doubles, DoublesRecord, DoublesState, DoublesView};
 pub use env::{Env, EnvError, RestoreError, TimeStep};
-pub use game::{Contract, ContractDecisions, DealOutcome, DominoLedger, Episode, Game, GameState, RewardMode};
+pub use game::{Contract, DealOutcome, DominoLedger, Episode, Game, GameState, RewardMode};
 pub use observe::Segment;
 pub use record::typed::TypedRecord;
 pub use registry::{AnyGame, AnyState, GameError, GameVisitor, Registered, GAMES};

@@ -35,7 +35,7 @@
 
 use crate::action::ActionError;
 use crate::doubles::{Doubles, DoublesState};
-use crate::game::{Action, ContractDecisions, Game};
+use crate::game::{Action, Game};
 use crate::observe::Segment;
 use crate::position::{position, ViewError, ViewGame};
 use crate::record::json::RecordError;
@@ -353,10 +353,6 @@ impl AnyGame {
     /// The rules as a JSON object.
     pub fn rules_json(&self) -> Value {
         on_game!(self, g => g.rules_json())
-    }
-    /// The decisions that choose a contract, if the game has bidding.
-    pub fn contract_decisions(&self) -> Option<ContractDecisions> {
-        on_game!(self, g => g.contract_decisions())
     }
 }
 

@@ -33,7 +33,7 @@ pub use actions::{
 pub use bidding::{bid_marks, bid_value, is_mark_bid};
 pub use game::{Texas42, Texas42State};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
-pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42, PHASE_COLUMN_42};
+pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};
 pub use play::{
     closest_to_seven, legal_plays, next_in_play, sevens_distance, suit_table, winning_play, SuitTable, TABLES,
 };
@@ -41,9 +41,8 @@ pub use record::Texas42Record;
 pub use view::Texas42View;
 
 use crate::action::ActionError;
-use crate::action::ActionMask;
 pub use crate::game::RewardMode;
-use crate::game::{Action, ContractDecisions, Episode, Game};
+use crate::game::{Action, Episode, Game};
 use crate::observe::Segment;
 
 impl Game for Texas42 {
@@ -92,14 +91,4 @@ impl Game for Texas42 {
     fn new_state(&self, seed: u64, episode: Episode) -> Texas42State {
         self.from_seed(self.dealer, seed, episode)
     }
-    fn contract_decisions(&self) -> Option<ContractDecisions> {
-        Some(CONTRACT_DECISIONS_42)
-    }
 }
-
-/// Texas 42's contract decisions: `pass` to `splash` and the declarations; the
-/// observation's `phase` segment says bidding or declaring in its first two columns.
-pub const CONTRACT_DECISIONS_42: ContractDecisions = ContractDecisions {
-    actions: ActionMask(((1u64 << NUM_ACTIONS_42) - 1) & !((1u64 << PASS) - 1)),
-    phase_columns: (observe::PHASE_COLUMN_42, 2),
-};

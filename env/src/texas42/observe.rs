@@ -22,9 +22,6 @@ use crate::rules::{AllPass, NelloDoubles, Scoring, Variant};
 /// Version of the Texas 42 observation layout; bump on any change.
 pub const OBS_VERSION_42: u32 = 2;
 
-/// The first column of the `phase` segment (bidding, declaring, playing, done).
-pub const PHASE_COLUMN_42: usize = layout_len(&[OBS_SEGMENTS_42[0], OBS_SEGMENTS_42[1]]);
-
 /// Bid one-hot width: `pass`, `30`..`41`, `1m`..`7m`, `plunge`, `splash`.
 const BIDS: usize = 22;
 

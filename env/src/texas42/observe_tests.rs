@@ -317,24 +317,3 @@ fn derived_features_agree_with_the_engine() {
     assert!(declarations.iter().all(|&n| n > 0), "declarations seen: {declarations:?}");
     assert!(can_win_checked > 1000 && voids_seen > 1000, "{can_win_checked} plays, {voids_seen} voids");
 }
-
-#[test]
-fn the_contract_phase_columns_are_one_exactly_while_a_seat_bids_or_declares() {
-    use crate::game::{Game, GameState};
-    use crate::texas42::{Texas42, CONTRACT_DECISIONS_42};
-    let game = Texas42::default();
-    let (start, len) = CONTRACT_DECISIONS_42.phase_columns;
-    let mut obs = vec![0f32; game.obs_len()];
-    for seed in 0..20 {
-        let mut state = game.new_state(seed, crate::game::Episode::Hand);
-        while let Some(seat) = state.current_seat() {
-            state.observe(seat, &mut obs);
-            let gate: f32 = obs[start..start + len].iter().sum();
-            let legal = state.legal_mask();
-            let contract = legal.iter().all(|a| CONTRACT_DECISIONS_42.actions.contains(a));
-            assert_eq!(gate, if contract { 1.0 } else { 0.0 }, "seed {seed}: legal {legal:?}");
-            assert!(contract || legal.iter().all(|a| !CONTRACT_DECISIONS_42.actions.contains(a)));
-            state.apply(legal.nth((seed as usize) % legal.len())).unwrap();
-        }
-    }
-}
