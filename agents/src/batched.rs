@@ -1,4 +1,4 @@
-//! The arena with batched players: A or B (or both) may be a [`BatchPolicy`],
+//! The arena with batched players: A or B (or both) may be a [`BatchPlayer`],
 //! a policy that decides many seats at once from their observation vectors and
 //! legal masks (a Python callable over numpy arrays, a network on a GPU), next
 //! to the agents of specs.
@@ -19,13 +19,13 @@
 //! evenly over its decisions.
 //!
 //! ```
-//! use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
+//! use bones_agents::batched::{self, Batch, BatchPlayer, Entrant};
 //! use bones_agents::{AgentFactory, AgentFailure, AgentSpec, Amount, EvalOptions};
 //! use bones_env::{Texas42, Texas42Rules};
 //!
 //! /// Plays the lowest legal action of every row.
 //! struct Lowest;
-//! impl BatchPolicy for Lowest {
+//! impl BatchPlayer for Lowest {
 //!     fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<usize>, AgentFailure> {
 //!         Ok((0..batch.rows).map(|r| batch.mask(r).iter().position(|&m| m).unwrap()).collect())
 //!     }
@@ -83,7 +83,7 @@ impl Batch<'_> {
 }
 
 /// A player that decides many seats at once.
-pub trait BatchPolicy {
+pub trait BatchPlayer {
     /// One action id per row of `batch`, each legal in its row; a failure
     /// when it cannot (it raised, or returned something else).
     fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<Action>, AgentFailure>;
@@ -99,7 +99,7 @@ pub enum Entrant<'a> {
         /// Its name in reports.
         name: String,
         /// The player.
-        policy: &'a mut dyn BatchPolicy,
+        policy: &'a mut dyn BatchPlayer,
     },
 }
 
@@ -228,7 +228,7 @@ impl<G: Game> Rules<'_, G> {
     }
 
     /// Asks batched player `who` once for every game of `live` where it is to move.
-    fn decide(&self, live: &mut [Slot<G::State>], who: usize, policy: &mut dyn BatchPolicy) -> Result<(), ArenaError> {
+    fn decide(&self, live: &mut [Slot<G::State>], who: usize, policy: &mut dyn BatchPlayer) -> Result<(), ArenaError> {
         let (ol, na) = (self.game.obs_len(), self.game.num_actions());
         let rows: Vec<usize> = (0..live.len())
             .filter(|&i| live[i].state.current_seat().is_some_and(|seat| self.who(live[i].a_side, seat) == who))
@@ -297,7 +297,7 @@ fn play<G: AgentGame>(
     arena::check_range(game, opts, &range)?;
     let sides = game.num_sides();
     let rules = Rules { game, names, episode: arena::episode_of(opts.amount) };
-    let mut policies: [Option<&mut dyn BatchPolicy>; 2] = [None, None];
+    let mut policies: [Option<&mut dyn BatchPlayer>; 2] = [None, None];
     let mut specs: [Option<&AgentSpec>; 2] = [None, None];
     for (who, e) in entrants.into_iter().enumerate() {
         match e {

@@ -8,7 +8,7 @@
 use bones_agents::arena::{
     evaluate_shard, evaluate_with, merge_shards, Amount, ArenaError, EvalOptions, EvalReport, MakeAgent,
 };
-use bones_agents::batched::{self, Batch, BatchPolicy, Entrant, WINDOW};
+use bones_agents::batched::{self, Batch, BatchPlayer, Entrant, WINDOW};
 use bones_agents::AgentGame;
 use bones_agents::{Agent, AgentFactory, AgentFailure, AgentRng, AgentSpec};
 use bones_env::rules::DoublesRules;
@@ -54,7 +54,7 @@ impl Batched {
     }
 }
 
-impl BatchPolicy for Batched {
+impl BatchPlayer for Batched {
     fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<Action>, AgentFailure> {
         assert_eq!(batch.observations.len(), batch.rows * batch.obs_len);
         assert_eq!(batch.seats.len(), batch.rows);
@@ -83,7 +83,7 @@ fn as_batched<G: AgentGame>(game: &G, opts: &EvalOptions, sides: [Option<bool>; 
         Some(_) => Entrant::Batched { name: p.to_string(), policy },
         None => Entrant::Spec(&AgentSpec::Random),
     };
-    let entrants = [entrant(sides[0], "a", pa as &mut dyn BatchPolicy), entrant(sides[1], "b", pb)];
+    let entrants = [entrant(sides[0], "a", pa as &mut dyn BatchPlayer), entrant(sides[1], "b", pb)];
     let r = batched::evaluate(game, entrants, &AgentFactory::new(), opts, &none).unwrap();
     (r, policies.iter().map(|p| p.largest).max().unwrap())
 }
@@ -182,7 +182,7 @@ enum Fault {
     OutOfRange,
 }
 
-impl BatchPolicy for Faulty {
+impl BatchPlayer for Faulty {
     fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<Action>, AgentFailure> {
         let mut lowest = Batched::new(false);
         let mut actions = lowest.decide(batch)?;

@@ -6,7 +6,7 @@ use bones_agents::seat_request::SeatRequest;
 use bones_agents::AgentSpec;
 use bones_env::replay::replay_line;
 use bones_env::GameState;
-use bones_policy::model::PolicyConfig;
+use bones_policy::model::PolicyNetConfig;
 use bones_train::TrainConfig;
 use burn::prelude::*;
 use serde_json::{json, Value};
@@ -30,7 +30,7 @@ fn models(name: &str) -> PathBuf {
             c.model.depth = 1;
         });
         std::fs::write(dir.join("config.toml"), cfg.to_toml()).unwrap();
-        let model = PolicyConfig::new(obs_len, num_actions).with_hidden(16).with_depth(1).init(&Device::flex());
+        let model = PolicyNetConfig::new(obs_len, num_actions).with_hidden(16).with_depth(1).init(&Device::flex());
         model.save_file(dir.join("model.bpk")).unwrap();
     }
     root

@@ -11,7 +11,7 @@
 
 use crate::folder;
 use crate::inference::{choose, legal_probs, Actor};
-use crate::model::Policy;
+use crate::model::PolicyNet;
 use crate::onnx::OnnxPolicy;
 use crate::sparse::SparseRows;
 use bones_agents::{AgentFactory, AgentRng, Policy as DecidePolicy, PolicyLoader};
@@ -22,7 +22,7 @@ use std::sync::RwLock;
 
 /// A loaded policy acting for one seat at a time.
 pub struct PolicyAgent {
-    model: Policy,
+    model: PolicyNet,
     device: Device,
     /// The same network for batches (input layer from the non-zero entries).
     actor: Actor,

@@ -15,7 +15,7 @@
 
 use crate::folder::{self, write_atomic, CheckpointError, ModelConfig, RunState};
 use crate::inference::{decide, Actor};
-use crate::model::Policy;
+use crate::model::PolicyNet;
 use crate::sparse::SparseRows;
 use bones_env::vec_env::episode_seed;
 use bones_env::{Episode, Game, RewardMode, VecEnv};
@@ -224,11 +224,11 @@ pub fn portable_config(text: &str) -> String {
 }
 
 /// The network as ONNX with named input and outputs.
-fn onnx_bytes(model: &Policy, obs_len: usize, device: &Device) -> Result<Vec<u8>, ExportError> {
+fn onnx_bytes(model: &PolicyNet, obs_len: usize, device: &Device) -> Result<Vec<u8>, ExportError> {
     let sample = |rows: usize| Tensor::<2>::zeros([rows, obs_len], device);
     let specs = [InputSpec::new([AxisSpec::dynamic("batch"), AxisSpec::Static])];
     let onnx = OnnxExporter::new()
-        .export_dynamic(model, sample(2), sample(3), &specs, |m: &Policy, x: Tensor<2>| m.forward(x))
+        .export_dynamic(model, sample(2), sample(3), &specs, |m: &PolicyNet, x: Tensor<2>| m.forward(x))
         .map_err(|e| ExportError::Onnx(e.to_string()))?;
     let mut proto = ModelProto::parse_from_bytes(onnx.as_bytes()).map_err(|e| ExportError::Onnx(e.to_string()))?;
     let graph = proto.graph.mut_or_insert_default();
@@ -272,14 +272,14 @@ fn via_scratch(
     Ok(bytes)
 }
 
-fn safetensors_bytes(model: &Policy, out: &Path) -> Result<Vec<u8>, ExportError> {
+fn safetensors_bytes(model: &PolicyNet, out: &Path) -> Result<Vec<u8>, ExportError> {
     via_scratch(out, "weights.safetensors", |p| {
         let mut store = SafetensorsStore::from_file(p).overwrite(true);
         model.save_into(&mut store).map_err(|e| e.to_string())
     })
 }
 
-fn burn_bytes(model: &Policy, out: &Path) -> Result<Vec<u8>, ExportError> {
+fn burn_bytes(model: &PolicyNet, out: &Path) -> Result<Vec<u8>, ExportError> {
     via_scratch(out, folder::MODEL_FILE, |p| model.clone().save_file(p).map_err(|e| e.to_string()))
 }
 
@@ -376,7 +376,7 @@ fn value_doc(game: &str, cfg: &ModelConfig) -> String {
 /// for them: a JSON header and little-endian f32 rows `obs | logits | value`.
 fn parity_samples<G: Game + Clone + Send + Sync + 'static>(
     game: &G,
-    model: &Policy,
+    model: &PolicyNet,
     device: &Device,
     n: usize,
     seed: u64,

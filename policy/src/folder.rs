@@ -16,7 +16,7 @@
 //! at the value that meant "off" it is passed over, at any other it is
 //! refused by name (bones-agents' list of what was removed).
 
-use crate::model::{Policy, PolicyConfig};
+use crate::model::{PolicyNet, PolicyNetConfig};
 use bones_agents::removed::{self, Setting};
 use bones_env::{registry, AnyGame, GameError, RewardMode};
 use burn::prelude::*;
@@ -129,8 +129,8 @@ impl ModelConfig {
     }
 
     /// The network's shape for a game's observation and action lengths.
-    pub fn policy(&self, obs_len: usize, num_actions: usize) -> PolicyConfig {
-        PolicyConfig::new(obs_len, num_actions).with_hidden(self.hidden).with_depth(self.depth)
+    pub fn policy(&self, obs_len: usize, num_actions: usize) -> PolicyNetConfig {
+        PolicyNetConfig::new(obs_len, num_actions).with_hidden(self.hidden).with_depth(self.depth)
     }
 }
 
@@ -281,14 +281,19 @@ pub const MODEL_FILE: &str = "model.bpk";
 
 /// Loads the network in `dir` (a checkpoint or a model folder; its shape from
 /// `config.toml`) onto `device`.
-pub fn load_model(dir: &Path, obs_len: usize, num_actions: usize, device: &Device) -> Result<Policy, CheckpointError> {
+pub fn load_model(
+    dir: &Path,
+    obs_len: usize,
+    num_actions: usize,
+    device: &Device,
+) -> Result<PolicyNet, CheckpointError> {
     let cfg = read_model_config(dir)?;
     load_weights(cfg.policy(obs_len, num_actions).init(device), &dir.join(MODEL_FILE))
 }
 
 /// Writes `model` into the folder `dir` (a folder being written, renamed into
 /// place when complete) as [`MODEL_FILE`].
-pub fn save_model(model: &Policy, dir: &Path) -> Result<(), CheckpointError> {
+pub fn save_model(model: &PolicyNet, dir: &Path) -> Result<(), CheckpointError> {
     let path = dir.join(MODEL_FILE);
     model
         .clone()

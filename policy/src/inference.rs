@@ -2,7 +2,7 @@
 //! autodiff): one forward pass for many games, then masked sampling (or the
 //! greedy action) on the CPU with the caller's seeded generator.
 
-use crate::model::Policy;
+use crate::model::PolicyNet;
 use crate::sparse::{sparse_on, HostLinear, SparseRows};
 use burn::prelude::*;
 use rand::Rng;
@@ -25,26 +25,26 @@ pub struct Decision {
 /// computes from the observations' non-zero entries ([`crate::sparse`]).
 #[derive(Clone, Debug)]
 pub struct Actor {
-    model: Policy,
+    model: PolicyNet,
     device: Device,
     input: Option<HostLinear>,
 }
 
 impl Actor {
     /// `model` (an inference copy, on `device`) ready to act; sparse on the CPU.
-    pub fn new(model: Policy, device: &Device) -> Actor {
+    pub fn new(model: PolicyNet, device: &Device) -> Actor {
         Actor::with_sparse_input(model, device, sparse_on(device))
     }
 
     /// [`Actor::new`], choosing whether the input layer is computed sparsely
     /// (`sparse`: only on the CPU; otherwise the dense layer on `device`).
-    pub fn with_sparse_input(model: Policy, device: &Device, sparse: bool) -> Actor {
+    pub fn with_sparse_input(model: PolicyNet, device: &Device, sparse: bool) -> Actor {
         let input = model.input_layer().filter(|_| sparse && sparse_on(device)).map(HostLinear::of);
         Actor { model, device: device.clone(), input }
     }
 
     /// The network.
-    pub fn model(&self) -> &Policy {
+    pub fn model(&self) -> &PolicyNet {
         &self.model
     }
 
@@ -135,13 +135,13 @@ mod tests {
 
     #[test]
     fn a_sparse_actor_acts_as_the_dense_network() {
-        use crate::model::PolicyConfig;
+        use crate::model::PolicyNetConfig;
         use bones_env::{Episode, Game, Texas42, Texas42Rules, VecEnv};
         let device = Device::flex();
         let game = Texas42::new(Texas42Rules::STANDARD);
         let (ol, na) = (game.obs_len(), game.num_actions());
         let envs = VecEnv::new(game, Episode::Hand, 32, 3, 1);
-        let model = PolicyConfig::new(ol, na).with_hidden(48).init(&device);
+        let model = PolicyNetConfig::new(ol, na).with_hidden(48).init(&device);
         let obs = SparseRows::from_dense(&envs.obs, ol);
         let sparse = Actor::new(model.clone(), &device);
         let dense = Actor::with_sparse_input(model, &device, false);

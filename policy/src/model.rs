@@ -1,4 +1,4 @@
-//! The network. [`Policy`]: an MLP trunk over the observation vector, a policy
+//! The network. [`PolicyNet`]: an MLP trunk over the observation vector, a policy
 //! head (logits over the dense action space, masked to the legal actions before
 //! the softmax) and a value head.
 //! ([`hidden_layers`] and [`relu_stack`] also build the trainer's oracle critic.)
@@ -10,7 +10,7 @@ use burn::tensor::activation::{log_softmax, relu};
 
 /// Shape of the network.
 #[derive(Config, Debug, PartialEq)]
-pub struct PolicyConfig {
+pub struct PolicyNetConfig {
     /// Length of the observation vector.
     pub obs_len: usize,
     /// Size of the dense action space.
@@ -23,9 +23,9 @@ pub struct PolicyConfig {
     pub depth: usize,
 }
 
-/// Policy and value heads over a shared MLP trunk.
+/// Policy and value heads over a shared MLP trunk (the policy network).
 #[derive(Module, Debug)]
-pub struct Policy {
+pub struct PolicyNet {
     trunk: Vec<Linear>,
     policy: Linear,
     value: Linear,
@@ -34,11 +34,11 @@ pub struct Policy {
 /// Logit given to illegal actions before the softmax.
 pub const ILLEGAL_LOGIT: f32 = -1.0e9;
 
-impl PolicyConfig {
+impl PolicyNetConfig {
     /// A freshly initialised network on `device`.
-    pub fn init(&self, device: &Device) -> Policy {
+    pub fn init(&self, device: &Device) -> PolicyNet {
         let (trunk, width) = hidden_layers(self.obs_len, self.hidden, self.depth, device);
-        Policy {
+        PolicyNet {
             trunk,
             policy: LinearConfig::new(width, self.num_actions).init(device),
             value: LinearConfig::new(width, 1).init(device),
@@ -46,7 +46,7 @@ impl PolicyConfig {
     }
 }
 
-impl Policy {
+impl PolicyNet {
     /// Raw logits and values.
     ///
     /// `obs`: [batch, obs_len] → (`logits` [batch, num_actions], `value` [batch, 1]).
@@ -79,8 +79,8 @@ impl Policy {
         mask_logits(self.forward(obs), legal)
     }
 
-    /// [`Policy::masked`] from the input layer's output (see
-    /// [`Policy::forward_from_input_layer`]).
+    /// [`PolicyNet::masked`] from the input layer's output (see
+    /// [`PolicyNet::forward_from_input_layer`]).
     pub fn masked_from_input_layer(&self, first: Tensor<2>, legal: Tensor<2, Bool>) -> (Tensor<2>, Tensor<2>) {
         mask_logits(self.forward_from_input_layer(first), legal)
     }

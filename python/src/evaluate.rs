@@ -19,7 +19,7 @@ use crate::errors::{spec_error, BonesError};
 use crate::game::{any_game, from_json, PyGame};
 use crate::seat::TableActor;
 use bones_agents::arena::{self, deal_count, Amount, ArenaError, EvalOptions, Shard};
-use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
+use bones_agents::batched::{self, Batch, BatchPlayer, Entrant};
 use bones_agents::benchmark::{self as bench, Benchmark, BenchmarkError};
 use bones_agents::{AgentFailure, AgentSpec};
 use bones_env::on_game;
@@ -38,7 +38,7 @@ struct PyPolicy {
     raised: Option<PyErr>,
 }
 
-impl BatchPolicy for PyPolicy {
+impl BatchPlayer for PyPolicy {
     fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<Action>, AgentFailure> {
         Python::attach(|py| {
             let shape = |cols: usize| [batch.rows, cols];

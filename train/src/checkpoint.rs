@@ -22,7 +22,7 @@ use crate::critic::{Critic, CriticConfig};
 pub use bones_policy::folder::{best, latest, load_model, write_atomic, CheckpointError, RunState, BEST_EVAL};
 use bones_policy::folder::{io, load_weights, pointer, read_run_state};
 use bones_policy::manifest;
-use bones_policy::model::{Policy, PolicyConfig};
+use bones_policy::model::{PolicyNet, PolicyNetConfig};
 use burn::optim::ModuleOptimizer;
 use burn::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -47,7 +47,7 @@ pub struct Resume {
 /// What [`save`] writes.
 pub struct Contents<'a> {
     /// The policy.
-    pub model: &'a Policy,
+    pub model: &'a PolicyNet,
     /// The oracle critic, under `critic = "oracle"`.
     pub critic: Option<&'a Critic>,
     /// The optimizer of both.
@@ -78,7 +78,7 @@ fn games_file(worker: usize) -> String {
 }
 
 /// The policy's shape for a config and game.
-pub fn policy_config(cfg: &TrainConfig, obs_len: usize, num_actions: usize) -> PolicyConfig {
+pub fn policy_config(cfg: &TrainConfig, obs_len: usize, num_actions: usize) -> PolicyNetConfig {
     cfg.model.policy(obs_len, num_actions)
 }
 

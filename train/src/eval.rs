@@ -7,7 +7,7 @@
 //! [`bones_agents::arena::evaluate`] of the same policy as an agent.
 
 use bones_agents::arena::{ArenaError, EvalReport};
-use bones_agents::batched::{self, Batch, BatchPolicy, Entrant};
+use bones_agents::batched::{self, Batch, BatchPlayer, Entrant};
 use bones_agents::AgentGame;
 use bones_agents::{AgentFactory, AgentFailure, AgentSpec, Amount, EvalOptions, SpecError};
 use bones_env::Action;
@@ -78,7 +78,7 @@ impl EvalResult {
 /// (lowest id on ties), one forward pass per batch.
 pub struct Greedy<'a>(pub &'a Actor);
 
-impl BatchPolicy for Greedy<'_> {
+impl BatchPlayer for Greedy<'_> {
     fn decide(&mut self, batch: &Batch<'_>) -> Result<Vec<Action>, AgentFailure> {
         let masks: Vec<f32> = batch.masks.iter().map(|&m| f32::from(u8::from(m))).collect();
         let obs = SparseRows::from_dense(batch.observations, batch.obs_len);

@@ -6,13 +6,13 @@
 //! `critic = "oracle"` the advantages come from a separate critic that also sees
 //! every hidden hand (training only).
 //!
-//! [`train`] is the loop; each of its steps is a method of the private `Run`
-//! (the loop's state), in the order the loop calls them: `setup` (with
-//! `learner::load_or_init`), `collector`, then per update the collector's
-//! `play` and `learn` (`update`, `log_metrics`, `add_to_pool`, `evaluate`,
-//! `checkpoint`), and `finish`. With `workers = N` the actor-learner
-//! (`actor_learner`) runs the same steps with the rollouts played on N worker
-//! threads (`worker`), overlapping the updates.
+//! [`train`] sets the run up and hands it to the schedule (`schedule::drive`,
+//! one for every layout: the synchronous loop's one rollout slot in process,
+//! `workers = N` threads, or remote workers); each step of a run is a method
+//! of the private `Run` (the run's state), in the order they come: `setup`
+//! (with `networks::load_or_init`), `collector`, `job` (the weights a rollout
+//! is played with), then per update `learn` (`update`, `log_metrics`,
+//! `add_to_pool`, `evaluate`, `checkpoint`), and `finish`.
 
 use crate::checkpoint::{self, critic_config, policy_config, Contents, Resume, RunState, BEST_EVAL};
 use crate::collector::{Behaviour, Collector, Dims, Episodes};
@@ -20,21 +20,21 @@ use crate::config::TrainConfig;
 use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
-use crate::learner::{load_or_init, load_record, Learner};
+use crate::networks::{load_or_init, load_record, Networks};
 use crate::log::MetricsLog;
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
-use crate::worker::{rollout_stream, send, shard_games, work, Job, Shard};
+use crate::schedule::{drive, InProcess, Job};
+use crate::worker::on_threads;
 use bones_agents::arena::ArenaError;
 use bones_agents::AgentGame;
 use bones_env::{Game, VecEnv};
 use bones_policy::inference::Actor;
-use bones_policy::model::Policy;
+use bones_policy::model::PolicyNet;
 use burn::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -73,8 +73,9 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io { path: path.display().to_string(), source }
 }
 
-/// Runs (or resumes) a training run of `game` into `out`: the synchronous loop
-/// below with `workers = 0`, else the actor-learner (`actor_learner`).
+/// Runs (or resumes) a training run of `game` into `out`: its rollouts
+/// played in process with `workers = 0` (the synchronous loop), else on
+/// worker threads (`worker`), on the one schedule of `schedule`.
 pub fn train<G: AgentGame>(
     game: G,
     cfg: &TrainConfig,
@@ -83,142 +84,21 @@ pub fn train<G: AgentGame>(
     device: Device,
     progress: &mut dyn Progress,
 ) -> Result<Summary, TrainError> {
-    let (mut run, mut learner) = Run::setup(game, cfg, out, resume, device)?;
+    let (mut run, nets) = Run::setup(game, cfg, out, resume, device)?;
     for line in std::mem::take(&mut run.notes) {
         progress.note(&line);
     }
-    if cfg.run.workers > 0 {
-        return actor_learner(run, learner, progress);
-    }
-    let mut collector = run.collector(0, cfg.ppo.num_envs)?;
-    while !run.finished() {
-        // One random stream per update, from the seed and the update count (a
-        // resumed run draws what the uninterrupted run would have drawn): the
-        // opponent snapshot, every sampled action, then the minibatch order.
-        let mut rng = rollout_stream(cfg, 0, run.state.update);
-
-        // 1. Rollout on the inference copies; chains still open at its end
-        //    bootstrap from the value of the seat's current state.
-        let policy = run.actor(&learner.model);
-        let critic = learner.critic.as_ref().map(|c| run.critic(c));
-        let behaviour = Behaviour { policy: &policy, critic: critic.as_ref(), pool: &run.pool };
-        let episodes = collector.play(&behaviour, &mut rng)?;
-        run.profile.absorb(&std::mem::take(&mut collector.profile));
-
-        // 2.-5. Update, logs, pool, evaluation, checkpoints (which save the
-        //    games as they stand, for a resumed run to play on from them).
-        learner = run.learn(learner, &collector.rollout, &episodes, Some(collector.games()), &mut rng, progress)?;
-    }
-    run.finish(&learner)
-}
-
-/// The shards of one rollout, in the workers' order, as one: the rollout, the
-/// games' counts (the workers' profiles go into the run's), and shard 0's
-/// stream, which goes on to order the minibatches.
-pub(crate) fn merge<G: Game>(
-    run: &mut Run<G>,
-    shards: impl IntoIterator<Item = Shard>,
-) -> (Rollout, Episodes, ChaCha8Rng) {
-    let mut merged = Rollout::new(0, run.dims.obs, run.dims.actions, run.dims.oracle);
-    let mut episodes = Episodes::default();
-    let mut rng = None;
-    for shard in shards {
-        merged.append(&shard.rollout);
-        episodes.absorb(&shard.episodes);
-        run.profile.absorb(&shard.profile);
-        rng.get_or_insert(shard.rng);
-    }
-    (merged, episodes, rng.expect("at least one worker"))
-}
-
-/// The actor-learner (`workers = N`, after Sample Factory and IMPALA): each of
-/// N worker threads owns a shard of the games and plays rollouts; the learner
-/// (this thread) merges the shards of a rollout and runs the PPO update, and the
-/// two overlap. The rollout of update `k` is played with the weights after
-/// update `k - policy_lag` (the session's first weights for its first
-/// `policy_lag` updates): the lag is exact, so a run is deterministic for its
-/// seed and worker count whatever the threads' timing. The update's importance
-/// ratio is against the stored log-probabilities of that behaviour policy,
-/// clipped as in PPO (docs/training.md says why).
-fn actor_learner<G: AgentGame>(
-    mut run: Run<G>,
-    learner: Learner,
-    progress: &mut dyn Progress,
-) -> Result<Summary, TrainError> {
-    let cfg = Arc::clone(&run.cfg);
-    let cfg = &*cfg;
-    let (workers, lag) = (cfg.run.workers, cfg.run.policy_lag as u64);
-    let mut collectors = Vec::with_capacity(workers);
-    for w in 0..workers {
-        collectors.push(run.collector(w, shard_games(cfg, w))?);
-    }
-    let first = run.state.update;
-    let learner = std::thread::scope(|scope| {
-        let mut jobs: Vec<SyncSender<Job>> = Vec::new();
-        let mut shards: Vec<Receiver<Result<Shard, TrainError>>> = Vec::new();
-        let mut handles = Vec::new();
-        for (w, collector) in collectors.into_iter().enumerate() {
-            // At most `policy_lag + 1` rollouts are in flight per worker.
-            let (job_tx, job_rx) = sync_channel::<Job>(lag as usize + 1);
-            let (shard_tx, shard_rx) = sync_channel(lag as usize + 1);
-            handles.push(scope.spawn(move || work(collector, w, cfg, job_rx, shard_tx)));
-            jobs.push(job_tx);
-            shards.push(shard_rx);
-        }
-        let mut pool_sent = 0;
-        for k in first..=first + lag {
-            send(&jobs, run.job(k, &learner, &mut pool_sent));
-        }
-        let result = lead(&mut run, learner, &jobs, &shards, lag, &mut pool_sent, progress);
-        // Workers finish the rollout in hand and stop; rollouts played past the
-        // last update are dropped, never counted.
-        drop(jobs);
-        drop(shards);
-        for h in handles {
-            let _ = h.join();
-        }
-        result
-    })?;
-    run.finish(&learner)
-}
-
-/// The learner's side of [`actor_learner`]: for each update, the workers'
-/// shards of its rollout (merged in the workers' order), the update, and the
-/// new weights out to the workers for the rollout `lag` updates on.
-fn lead<G: AgentGame>(
-    run: &mut Run<G>,
-    mut learner: Learner,
-    jobs: &[SyncSender<Job>],
-    shards: &[Receiver<Result<Shard, TrainError>>],
-    lag: u64,
-    pool_sent: &mut u64,
-    progress: &mut dyn Progress,
-) -> Result<Learner, TrainError> {
-    while !run.finished() {
-        let update = run.state.update;
-
-        // 1. The shards of this update's rollout; shard 0's stream goes on to
-        //    order the minibatches.
-        let wait = Instant::now();
-        let mut received = Vec::with_capacity(shards.len());
-        for (worker, rx) in shards.iter().enumerate() {
-            received.push(rx.recv().map_err(|_| TrainError::Worker { worker, update })??);
-        }
-        run.profile.since(Phase::Waiting, wait);
-        let (merged, episodes, mut rng) = merge(run, received);
-
-        // 2.-4. Update, logs, pool, evaluation, checkpoints; then the new
-        //    weights go out.
-        learner = run.learn(learner, &merged, &episodes, None, &mut rng, progress)?;
-        if !run.finished() {
-            send(jobs, run.job(run.state.update + lag, &learner, pool_sent));
-        }
-    }
-    Ok(learner)
+    let nets = if cfg.run.workers > 0 {
+        on_threads(&mut run, nets, progress)?
+    } else {
+        let mut slot = InProcess::new(&run)?;
+        drive(&mut run, nets, &mut slot, progress)?
+    };
+    run.finish(&nets)
 }
 
 /// This session's start (a resumed run's speeds count only its own session).
-struct Session {
+struct SessionClock {
     start: Instant,
     /// Counters when the session started.
     hands: u64,
@@ -234,9 +114,9 @@ struct Speed {
     decisions_per_s: f64,
 }
 
-impl Session {
-    fn new(state: &RunState) -> Session {
-        Session { start: Instant::now(), hands: state.hands, decisions: state.decisions, seconds_before: state.seconds }
+impl SessionClock {
+    fn new(state: &RunState) -> SessionClock {
+        SessionClock { start: Instant::now(), hands: state.hands, decisions: state.decisions, seconds_before: state.seconds }
     }
 
     /// Wall seconds of the whole run (earlier sessions included).
@@ -280,7 +160,7 @@ pub(crate) struct Run<G: Game> {
     saved_games: Vec<Vec<u8>>,
     /// What setup has to say (the checkpoints `--resume` passed over).
     pub(crate) notes: Vec<String>,
-    session: Session,
+    session: SessionClock,
     /// Time per phase of the loop.
     pub(crate) profile: Profile,
     pub(crate) last_checkpoint: Option<PathBuf>,
@@ -295,7 +175,7 @@ impl<G: AgentGame> Run<G> {
         out: &Path,
         resume: bool,
         device: Device,
-    ) -> Result<(Run<G>, Learner), TrainError> {
+    ) -> Result<(Run<G>, Networks), TrainError> {
         cfg.validate().map_err(TrainError::Config)?;
         if cfg.model.game != game.name() {
             return Err(TrainError::Config(format!(
@@ -312,7 +192,7 @@ impl<G: AgentGame> Run<G> {
         let device = if cfg.run.workers > 0 { Device::flex() } else { device };
         let crosses_devices = train_device.clone().inner() != device;
         let dims = Dims::of(&game, cfg);
-        let (learner, state, resumed) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
+        let (nets, state, resumed) = load_or_init(cfg, dims, &ck_root, resume, &train_device)?;
         std::fs::write(out.join("config.toml"), cfg.to_toml()).map_err(io_err(out))?;
         let log = MetricsLog::new(out).map_err(io_err(out))?;
         let mut run = Run {
@@ -324,7 +204,7 @@ impl<G: AgentGame> Run<G> {
             dims,
             last_checkpoint: checkpoint::latest(&ck_root),
             ck_root,
-            session: Session::new(&state),
+            session: SessionClock::new(&state),
             state,
             log,
             pool: Vec::new(),
@@ -340,12 +220,12 @@ impl<G: AgentGame> Run<G> {
             })?;
             run.pool.push(Actor::with_sparse_input(model, &run.device, cfg.run.sparse_input));
         }
-        Ok((run, learner))
+        Ok((run, nets))
     }
 
     /// The inference copy of `model`, ready to act (its input layer sparse
     /// where the config and device say so).
-    pub(crate) fn actor(&self, model: &Policy) -> Actor {
+    pub(crate) fn actor(&self, model: &PolicyNet) -> Actor {
         let (dims, cfg) = (self.dims, &self.cfg);
         let net = self.inference(model.valid(), |d| policy_config(cfg, dims.obs, dims.actions).init(d));
         Actor::with_sparse_input(net, &self.device, self.cfg.run.sparse_input)
@@ -392,16 +272,14 @@ impl<G: AgentGame> Run<G> {
         Collector::new(&self.game, &self.cfg, &self.device, self.dims, (worker, games), &self.state, saved)
     }
 
-    /// The actor-learner's job for the rollout of update `update`: the current
-    /// weights, and the pool when it changed since `pool_sent` (then updated).
-    fn job(&self, update: u64, learner: &Learner, pool_sent: &mut u64) -> Job {
-        let pool = (*pool_sent != self.pool_version).then(|| self.pool.clone());
-        *pool_sent = self.pool_version;
+    /// The job of the rollout of update `update`: the current weights, and
+    /// the pool when `pool` (it changed since it last went out).
+    pub(crate) fn job(&self, update: u64, nets: &Networks, pool: bool) -> Job {
         Job {
             update,
-            policy: self.actor(&learner.model),
-            critic: learner.critic.as_ref().map(|c| self.critic(c)),
-            pool,
+            policy: self.actor(&nets.model),
+            critic: nets.critic.as_ref().map(|c| self.critic(c)),
+            pool: pool.then(|| self.pool.clone()),
         }
     }
 
@@ -410,19 +288,19 @@ impl<G: AgentGame> Run<G> {
     /// update, the logs, the pool, evaluation and checkpoints.
     pub(crate) fn learn(
         &mut self,
-        learner: Learner,
+        nets: Networks,
         rollout: &Rollout,
         episodes: &Episodes,
         games: Option<&VecEnv<G>>,
         rng: &mut ChaCha8Rng,
         progress: &mut dyn Progress,
-    ) -> Result<Learner, TrainError> {
+    ) -> Result<Networks, TrainError> {
         let lr = self.learning_rate();
         self.state.decisions += episodes.decisions;
         self.state.hands += episodes.hands;
 
         // 2. Update: GAE, then the PPO epochs on the autodiff networks.
-        let (learner, stats) = self.update(learner, rollout, lr, rng)?;
+        let (nets, stats) = self.update(nets, rollout, lr, rng)?;
 
         // 3. Logs (CleanRL names).
         let speed = self.session.speed(&self.state);
@@ -430,15 +308,15 @@ impl<G: AgentGame> Run<G> {
 
         // 4. Opponent pool, evaluation, checkpoints. A failed evaluation stops
         //    the run, with the update saved first.
-        self.add_to_pool(&learner.model);
+        self.add_to_pool(&nets.model);
         let eval_start = Instant::now();
-        let evaluated = self.evaluate(&learner.model);
+        let evaluated = self.evaluate(&nets.model);
         self.profile.since(Phase::Evaluation, eval_start);
         let best = match evaluated {
             Ok(best) => best,
             Err((opponent, source)) => {
                 self.keep_games(games);
-                let checkpoint = self.save(&learner, false).map_err(Box::new);
+                let checkpoint = self.save(&nets, false).map_err(Box::new);
                 if let Ok(dir) = &checkpoint {
                     self.last_checkpoint = Some(dir.clone());
                 }
@@ -447,29 +325,29 @@ impl<G: AgentGame> Run<G> {
             }
         };
         let checkpoint_start = Instant::now();
-        self.checkpoint(&learner, best, games)?;
+        self.checkpoint(&nets, best, games)?;
         self.profile.since(Phase::Checkpoint, checkpoint_start);
         progress.update(&self.state, speed.hands_per_s, speed.decisions_per_s);
-        Ok(learner)
+        Ok(nets)
     }
 
     /// GAE over each seat's chain, then the PPO epochs; counts the update. A
     /// non-finite loss stops the run.
     fn update(
         &mut self,
-        learner: Learner,
+        nets: Networks,
         rollout: &Rollout,
         lr: f64,
         rng: &mut ChaCha8Rng,
-    ) -> Result<(Learner, UpdateStats), TrainError> {
+    ) -> Result<(Networks, UpdateStats), TrainError> {
         let cfg = Arc::clone(&self.cfg);
         let (adv, ret) = rollout.advantages(cfg.ppo.gamma, cfg.ppo.gae_lambda);
-        let Learner { model, critic, mut optim } = learner;
-        let nets = ppo::Nets { model, critic };
+        let Networks { model, critic, mut optim } = nets;
+        let trained = ppo::Nets { model, critic };
         let batch = ppo::Batch { rollout, advantages: &adv, returns: &ret };
         let settings = ppo::Settings { cfg: &cfg, lr, device: &self.train_device };
         let (ppo::Nets { model, critic }, stats) =
-            ppo::update(nets, &mut optim, batch, settings, rng, &mut self.profile);
+            ppo::update(trained, &mut optim, batch, settings, rng, &mut self.profile);
         for (what, v) in
             [("policy_loss", stats.policy_loss), ("value_loss", stats.value_loss), ("entropy", stats.entropy)]
         {
@@ -479,7 +357,7 @@ impl<G: AgentGame> Run<G> {
         }
         self.state.update += 1;
         self.state.seconds = self.session.run_seconds();
-        Ok((Learner { model, critic, optim }, stats))
+        Ok((Networks { model, critic, optim }, stats))
     }
 
     /// The update's scalars, at the step of the decisions taken so far.
@@ -509,7 +387,7 @@ impl<G: AgentGame> Run<G> {
 
     /// Every `snapshot_every` updates the policy joins the opponent pool (the
     /// oldest snapshot leaves once it holds `pool_size`).
-    fn add_to_pool(&mut self, model: &Policy) {
+    fn add_to_pool(&mut self, model: &PolicyNet) {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.opponents.snapshot_every as u64 == 0 {
             let actor = self.actor(model);
@@ -526,7 +404,7 @@ impl<G: AgentGame> Run<G> {
     /// the best evaluation so far (by [`BEST_EVAL`]; ties count as better), or
     /// the baseline whose evaluation failed and why (a game without a baseline
     /// is no failure: it is evaluated against the others).
-    fn evaluate(&mut self, model: &Policy) -> Result<bool, (&'static str, ArenaError)> {
+    fn evaluate(&mut self, model: &PolicyNet) -> Result<bool, (&'static str, ArenaError)> {
         let cfg = Arc::clone(&self.cfg);
         // `eval_every = 0`: no remainder, so only after the last update.
         let due = self.state.update.checked_rem(cfg.eval.eval_every as u64) == Some(0) || self.finished();
@@ -559,11 +437,11 @@ impl<G: AgentGame> Run<G> {
 
     /// Every `checkpoint_every` updates, after the last and at every new best
     /// evaluation, saves a checkpoint.
-    fn checkpoint(&mut self, learner: &Learner, best: bool, games: Option<&VecEnv<G>>) -> Result<(), TrainError> {
+    fn checkpoint(&mut self, nets: &Networks, best: bool, games: Option<&VecEnv<G>>) -> Result<(), TrainError> {
         let (update, cfg) = (self.state.update, Arc::clone(&self.cfg));
         if update % cfg.checkpoints.checkpoint_every as u64 == 0 || self.finished() || best {
             self.keep_games(games);
-            self.last_checkpoint = Some(self.save(learner, best)?);
+            self.last_checkpoint = Some(self.save(nets, best)?);
         }
         Ok(())
     }
@@ -581,9 +459,9 @@ impl<G: AgentGame> Run<G> {
 
     /// Saves the checkpoint of the current update (`update-NNNNNN`) with the
     /// pool and the games last saved.
-    pub(crate) fn save(&self, learner: &Learner, best: bool) -> Result<PathBuf, TrainError> {
+    pub(crate) fn save(&self, nets: &Networks, best: bool) -> Result<PathBuf, TrainError> {
         let name = format!("update-{:06}", self.state.update);
-        let Learner { model, critic, optim } = learner;
+        let Networks { model, critic, optim } = nets;
         let resume =
             Resume { pool_version: self.pool_version, pool: self.pool_records(), games: self.saved_games.clone() };
         let contents =
@@ -593,13 +471,13 @@ impl<G: AgentGame> Run<G> {
 
     /// Closes the log; makes sure a checkpoint exists (a run with nothing left
     /// to play saves one); reports.
-    pub(crate) fn finish(mut self, learner: &Learner) -> Result<Summary, TrainError> {
+    pub(crate) fn finish(mut self, nets: &Networks) -> Result<Summary, TrainError> {
         self.log.close();
         let speed = self.session.speed(&self.state);
         self.profile.total = self.session.start.elapsed().as_secs_f64();
         let checkpoint = match self.last_checkpoint.take() {
             Some(c) => c,
-            None => self.save(learner, false)?,
+            None => self.save(nets, false)?,
         };
         Ok(Summary {
             decisions_per_s: speed.decisions_per_s,
@@ -629,11 +507,11 @@ mod tests {
             c.run.workers = 2;
             c.ppo.critic = CriticKind::Oracle;
         });
-        let (mut run, learner) = Run::setup(Texas42::default(), &cfg, &out, false, Device::flex()).unwrap();
-        let critic = learner.critic.as_ref().unwrap();
-        let (same, same_critic) = (run.actor(&learner.model), run.critic(critic));
+        let (mut run, nets) = Run::setup(Texas42::default(), &cfg, &out, false, Device::flex()).unwrap();
+        let critic = nets.critic.as_ref().unwrap();
+        let (same, same_critic) = (run.actor(&nets.model), run.critic(critic));
         run.crosses_devices = true;
-        let (copied, copied_critic) = (run.actor(&learner.model), run.critic(critic));
+        let (copied, copied_critic) = (run.actor(&nets.model), run.critic(critic));
 
         let (rows, ol) = (8, run.dims.obs);
         let obs = VecEnv::new(Texas42::default(), Episode::Hand, rows, 3, 1).obs;

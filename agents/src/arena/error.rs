@@ -39,7 +39,7 @@ pub enum ArenaError {
         /// The game so far as a record (one JSON line, `bones replay` reads it).
         record: String,
     },
-    /// A batched player ([`crate::batched::BatchPolicy`]) could not decide a
+    /// A batched player ([`crate::batched::BatchPlayer`]) could not decide a
     /// batch (it failed, or returned the wrong number of actions).
     #[error("agent `{agent}` failed on a batch of {rows} seats: {failure}")]
     BatchFailed {

@@ -44,13 +44,13 @@
 //!   (declaring each trump and leading) takes every trick.
 //!
 //! A point bid b *qualifies* when some declaration averages at least
-//! b + [`BidPolicy::point_margin`] points (default 4) and reaches b in at least
-//! [`BidPolicy::point_prob`] of the worlds (default 0.8). A mark bid of k marks
+//! b + [`BidThresholds::point_margin`] points (default 4) and reaches b in at least
+//! [`BidThresholds::point_prob`] of the worlds (default 0.8). A mark bid of k marks
 //! (Plunge 4, Splash 3) qualifies when its best declaration makes it in at least
-//! [`BidPolicy::mark_prob`] of the worlds (default 0.95, i.e. every one of 16);
+//! [`BidThresholds::mark_prob`] of the worlds (default 0.95, i.e. every one of 16);
 //! its expected marks are k × (2p − 1). The agent bids:
 //! - the cheapest qualifying point bid (the auction has one round, so the
-//!   cheapest bid that wins it is the least risk; [`BidPolicy::pre_empt`] bids
+//!   cheapest bid that wins it is the least risk; [`BidThresholds::pre_empt`] bids
 //!   the highest instead, except for the last seat), unless a qualifying mark bid
 //!   expects more marks than that point bid's 2p − 1 (then the mark bid with the
 //!   most expected marks);
@@ -98,7 +98,7 @@ pub const TRUMP_DECLARATIONS: usize = 9;
 
 /// Bidding thresholds (see the module docs).
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct BidPolicy {
+pub struct BidThresholds {
     /// A point bid b needs a declaration averaging at least b + this many points.
     pub point_margin: f64,
     /// … that reaches b in at least this fraction of the worlds.
@@ -110,9 +110,9 @@ pub struct BidPolicy {
     pub pre_empt: bool,
 }
 
-impl Default for BidPolicy {
+impl Default for BidThresholds {
     fn default() -> Self {
-        BidPolicy { point_margin: 4.0, point_prob: 0.8, mark_prob: 0.95, pre_empt: false }
+        BidThresholds { point_margin: 4.0, point_prob: 0.8, mark_prob: 0.95, pre_empt: false }
     }
 }
 
@@ -189,7 +189,7 @@ pub struct PimcAgent {
     /// Worlds per bidding decision (at least 1).
     pub bid_worlds: u32,
     /// Bidding thresholds.
-    pub policy: BidPolicy,
+    pub policy: BidThresholds,
     /// Under marks scoring, play point bids for the contract first (points as
     /// the tie-break), like mark bids.
     pub contract_play: bool,
@@ -204,7 +204,7 @@ impl PimcAgent {
         PimcAgent {
             worlds,
             bid_worlds: PimcAgent::default_bid_worlds(worlds),
-            policy: BidPolicy::default(),
+            policy: BidThresholds::default(),
             contract_play: true,
             solver: Solver::new(),
         }

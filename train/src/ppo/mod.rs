@@ -141,7 +141,7 @@ fn forward(nets: &Nets, inputs: Inputs, input: Option<&SparseInput>) -> Outputs 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bones_policy::model::Policy;
+    use bones_policy::model::PolicyNet;
     use burn::module::{ModuleVisitor, Param};
     use rand::SeedableRng;
 
@@ -177,7 +177,7 @@ mod tests {
     }
 
     /// Every parameter of `model`, flattened, in visiting order.
-    fn parameters(model: &Policy) -> Vec<f32> {
+    fn parameters(model: &PolicyNet) -> Vec<f32> {
         struct Collect(Vec<f32>);
         impl ModuleVisitor for Collect {
             fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
@@ -191,7 +191,13 @@ mod tests {
 
     /// One `update` of a copy of `model` under `cfg` at learning rate `lr`,
     /// from a fresh Adam and a fixed seed: the updated policy and its statistics.
-    fn update_once(model: &Policy, batch: Batch, cfg: &TrainConfig, lr: f64, device: &Device) -> (Policy, UpdateStats) {
+    fn update_once(
+        model: &PolicyNet,
+        batch: Batch,
+        cfg: &TrainConfig,
+        lr: f64,
+        device: &Device,
+    ) -> (PolicyNet, UpdateStats) {
         let mut optim = burn::optim::AdamConfig::new().with_epsilon(1e-5).init();
         let (Nets { model, .. }, stats) = update(
             Nets { model: model.clone(), critic: None },
@@ -216,8 +222,9 @@ mod tests {
             c.ppo.target_kl = 0.0;
             c.model.hidden = 64;
         });
-        let model =
-            bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let model = bones_policy::model::PolicyNetConfig::new(rollout.obs_len, rollout.num_actions)
+            .with_hidden(64)
+            .init(&device);
         let run = |sparse_input: bool| {
             let cfg = base.clone().with(|c| c.run.sparse_input = sparse_input);
             let (model, stats) =
@@ -258,7 +265,7 @@ mod tests {
     }
 
     /// The mean of -log pi(teacher action) over `labelled` under `model`.
-    fn teacher_cross_entropy(model: &Policy, rollout: &Rollout, labelled: &[usize], device: &Device) -> f32 {
+    fn teacher_cross_entropy(model: &PolicyNet, rollout: &Rollout, labelled: &[usize], device: &Device) -> f32 {
         let (n, ol, na) = (rollout.len(), rollout.obs_len, rollout.num_actions);
         let obs = Tensor::<2>::from_data(TensorData::new(rollout.obs.to_dense(), [n, ol]), device);
         let legal = Tensor::<2>::from_data(TensorData::new(rollout.masks.clone(), [n, na]), device).greater_elem(0.5);
@@ -273,8 +280,9 @@ mod tests {
         let device = Device::flex().autodiff();
         let (mut rollout, adv, ret) = random_rollout(16, 24);
         let labelled = label_lowest_legal(&mut rollout);
-        let model =
-            bones_policy::model::PolicyConfig::new(rollout.obs_len, rollout.num_actions).with_hidden(64).init(&device);
+        let model = bones_policy::model::PolicyNetConfig::new(rollout.obs_len, rollout.num_actions)
+            .with_hidden(64)
+            .init(&device);
         let before = teacher_cross_entropy(&model, &rollout, &labelled, &device);
         let run = |teacher_coef: f32, epochs: usize| {
             let cfg = TrainConfig::default().with(|c| {
