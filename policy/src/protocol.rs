@@ -1,4 +1,9 @@
-//! The JSON-lines bot protocol of `bones serve` (docs/interfaces/cli.md), as a library: one request object in, one reply object out.
+//! The JSON-lines bot protocol (docs/interfaces/cli.md, "bones serve"), in one
+//! place: [`Server`] answers requests (one request object in, one reply
+//! object out; `bones serve` is it on stdin/stdout); a seat's view as a
+//! request's `view` is written by [`SeatRequest`] (what `exec:` programs are
+//! sent) and read back into a position by [`position`] (what a request with a
+//! `view` is played from).
 //!
 //! A request `{"id":…,"record":{…},"seat":s}` holds a game record so far (the
 //! format `bones replay` reads) and the seat to move. The reply is
@@ -16,14 +21,16 @@
 //! public record, never the other seats' dominoes) and replies
 //! `{"id":…,"action":"6-4"}`.
 
+use crate::agent::{resolve, PolicyAgent};
+use crate::folder;
+pub use bones_agents::seat_request::SeatRequest;
 use bones_agents::{AgentError, AgentGame, AgentRng, AgentSpec, Bare, Board, DecideError, Refusal, Table};
 use bones_env::on_game;
+pub use bones_env::position::{position, ViewError};
 use bones_env::record::RecordError;
 use bones_env::registry::{view_position, AnyGame, RecordVisitor};
 use bones_env::replay::{load_record, load_record_of, record_game};
 use bones_env::{Action, ActionMask, Game, GameState};
-use bones_policy::agent::{resolve, PolicyAgent};
-use bones_policy::folder;
 use rand::SeedableRng;
 use serde_json::{json, Map, Value};
 use std::collections::hash_map::{Entry, HashMap};
@@ -60,9 +67,9 @@ impl ModelSource {
     }
 }
 
-/// `GAME` in the shipped models' folder ([`bones_policy::agent::models_search`]), else `models/GAME`.
+/// `GAME` in the shipped models' folder ([`crate::agent::models_search`]), else `models/GAME`.
 pub fn default_model(game: &str) -> PathBuf {
-    bones_policy::agent::shipped_model(game).unwrap_or_else(|| Path::new("models").join(game))
+    crate::agent::shipped_model(game).unwrap_or_else(|| Path::new("models").join(game))
 }
 
 /// Why a request got an error reply.
@@ -280,7 +287,7 @@ impl<G: AgentGame> GameTables for Tables<G> {
                 table
             }
             Entry::Vacant(e) => {
-                let agent = bones_policy::agent::factory()
+                let agent = crate::agent::factory()
                     .build(spec, board.game())
                     .map_err(|err| ServeError::Agent { game: name, message: err.to_string() })?;
                 e.insert(Table::shared(board, agent, 0..players, rng.clone()))

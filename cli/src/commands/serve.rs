@@ -2,9 +2,9 @@
 //! request line; bad requests get error replies and the server keeps serving).
 
 use super::args::usage;
-use crate::protocol::{ModelSource, Server};
 use anyhow::Result;
 use bones_agents::AgentSpec;
+use bones_policy::protocol::{ModelSource, Server};
 use std::io::{BufRead, Write};
 
 #[derive(clap::Args, Debug)]
