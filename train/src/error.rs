@@ -47,6 +47,13 @@ pub enum TrainError {
         /// The update whose rollout it owed.
         update: u64,
     },
+    /// The transport of a remote learner (`remote::Learner::train`) failed to
+    /// carry weights or shards.
+    #[error("the transport failed: {reason}")]
+    Transport {
+        /// What went wrong.
+        reason: String,
+    },
     /// Bytes handed to a remote half of the actor-learner (`remote`) that are
     /// not what it expects: weights, a pool or a rollout shard of another run,
     /// game or update, or no such message at all.

@@ -7,15 +7,18 @@
 //!   run's, or one actor-learner worker's).
 //! - [`ppo`]: the clipped-surrogate loss and the update over epochs and minibatches.
 //! - [`critic`]: the oracle critic and its input (every hidden hand).
-//! - [`training`]: the self-play loop (rollouts, updates, pool, eval,
-//!   checkpoints), synchronous or as an actor-learner.
-//! - `learner`: the networks being trained and their start (fresh, `init`,
-//!   resumed); `worker`: the actor-learner's rollout workers and their jobs.
+//! - [`training`]: a run's steps (setup, update, pool, eval, checkpoints).
+//! - `schedule`: the one actor-learner schedule (which weights play which
+//!   rollout) and the transport it drives, for the synchronous loop's one
+//!   rollout slot in process, worker threads (`worker`) and remote workers.
+//! - `networks`: the networks being trained with their optimizer, and their
+//!   start (fresh, `init`, resumed).
 //! - [`eval`]: evaluation against baselines during training.
 //! - [`checkpoint`], [`log`]: atomic checkpoints, TensorBoard.
 //! - [`profile`]: where a run's time goes, and its peak memory.
 //! - [`remote`]: the actor-learner's learner and rollout workers as halves
-//!   that trade bytes (for other processes and machines: the Python package, Ray).
+//!   that trade bytes through a [`remote::ByteTransport`] (for other
+//!   processes and machines: the Python package, Ray).
 
 #![warn(missing_docs)]
 
@@ -25,12 +28,13 @@ pub mod config;
 pub mod critic;
 mod error;
 pub mod eval;
-mod learner;
 pub mod log;
+mod networks;
 pub mod ppo;
 pub mod profile;
 pub mod remote;
 pub mod rollout;
+mod schedule;
 pub mod training;
 mod worker;
 

@@ -1,4 +1,4 @@
-//! The networks a run trains and their optimizer (the learner's), and how a
+//! The networks a run trains and their optimizer ([`Networks`]), and how a
 //! run gets them: fresh from its seed, from the weights of `init`, or resumed
 //! from its latest checkpoint.
 
@@ -7,16 +7,16 @@ use crate::collector::Dims;
 use crate::config::TrainConfig;
 use crate::critic::Critic;
 use crate::error::TrainError;
-use bones_policy::model::Policy;
+use bones_policy::model::PolicyNet;
 use burn::module::{ModuleVisitor, Param};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::prelude::*;
 use std::path::Path;
 
 /// The networks being trained (on the autodiff device) and their optimizer.
-pub(crate) struct Learner {
+pub(crate) struct Networks {
     /// The policy with its value head.
-    pub(crate) model: Policy,
+    pub(crate) model: PolicyNet,
     /// The oracle critic, with `critic = "oracle"`.
     pub(crate) critic: Option<Critic>,
     /// One Adam for both networks.
@@ -70,7 +70,7 @@ fn adam() -> ModuleOptimizer {
 }
 
 /// Everything a checkpoint gives a resumed run.
-type Loaded = (Policy, Option<Critic>, ModuleOptimizer, RunState, Resume);
+type Loaded = (PolicyNet, Option<Critic>, ModuleOptimizer, RunState, Resume);
 
 /// The checkpoint in `dir`, checked against its manifest and loaded (refused
 /// if it has another game or network shape than `cfg`).
@@ -110,7 +110,7 @@ pub(crate) fn load_or_init(
     ck_root: &Path,
     resume: bool,
     train_device: &Device,
-) -> Result<(Learner, RunState, Resumed), TrainError> {
+) -> Result<(Networks, RunState, Resumed), TrainError> {
     let Dims { obs: ol, actions: na, oracle: orl, .. } = dims;
     // Initialised even when resuming (the loads replace them), so the seeded
     // initialisation draws the same whether or not a run resumes. burn's
@@ -119,7 +119,7 @@ pub(crate) fn load_or_init(
     // a Python program's threads) each get their seed's weights.
     let seeded = INIT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     train_device.seed(cfg.run.seed);
-    let mut model: Policy = drawn(policy_config(cfg, ol, na).init(train_device));
+    let mut model: PolicyNet = drawn(policy_config(cfg, ol, na).init(train_device));
     let mut critic: Option<Critic> = cfg.oracle_critic().then(|| drawn(critic_config(cfg, ol, orl).init(train_device)));
     drop(seeded);
     let mut optim = adam();
@@ -172,7 +172,7 @@ pub(crate) fn load_or_init(
         }
         model = checkpoint::load_model(&dir, ol, na, train_device)?;
     }
-    Ok((Learner { model, critic, optim }, state, resumed))
+    Ok((Networks { model, critic, optim }, state, resumed))
 }
 
 #[cfg(test)]
@@ -199,7 +199,7 @@ mod tests {
     #[test]
     fn a_seeded_network_has_drawn_every_weight_before_the_lock_is_released() {
         let device = Device::flex();
-        let net = seeded_init(&device, 7, |d| bones_policy::model::PolicyConfig::new(10, 5).with_hidden(8).init(d));
+        let net = seeded_init(&device, 7, |d| bones_policy::model::PolicyNetConfig::new(10, 5).with_hidden(8).init(d));
         let mut all = AllDrawn(true);
         net.visit(&mut all);
         assert!(all.0, "a parameter is still lazy: its draw would fall outside the lock");
@@ -212,7 +212,7 @@ mod tests {
     #[test]
     fn loading_a_record_takes_nothing_from_the_random_source() {
         let device = Device::flex();
-        let blank = |d: &Device| bones_policy::model::PolicyConfig::new(10, 5).with_hidden(8).init(d);
+        let blank = |d: &Device| bones_policy::model::PolicyNetConfig::new(10, 5).with_hidden(8).init(d);
         let record = checkpoint::record_bytes(seeded_init(&device, 7, blank));
         let draw = || Tensor::<1>::random([4], Distribution::Default, &device).into_data().try_to_vec::<f32>().unwrap();
         // burn's random source is one per process, and the other tests of

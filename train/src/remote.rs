@@ -1,9 +1,12 @@
 //! The actor-learner's two halves for separate processes or machines: a
 //! [`Learner`] owns the run (its folder, networks, optimizer, opponent pool and
 //! counters) and a [`RolloutWorker`] owns one shard of the games. They trade
-//! bytes, so anything that carries bytes can connect them (the Python package's
-//! `bones.Learner` and `bones.RolloutWorker`, and over those
-//! `python -m bones.ray train`):
+//! bytes (`wire`), so anything that carries bytes can connect them: the
+//! learner drives the run's one schedule (`schedule`, the same as `bones train
+//! --workers N`) through a [`ByteTransport`] ([`Learner::train`]); the
+//! Python package's `bones.Learner.train` takes one written in Python, and
+//! over it `python -m bones.ray train` carries the bytes through Ray's object
+//! store. The steps are also there one by one:
 //!
 //! - [`Learner::weights`]`(k)`: the behaviour policy for the rollout of update
 //!   `k` (and the oracle critic, under `critic = "oracle"`), naming the pool
@@ -14,13 +17,9 @@
 //!   [`Learner::update`] takes one shard from every worker, merges them in the
 //!   workers' order and runs the update.
 //!
-//! These are the steps of the worker threads of `bones train --workers N`, and
-//! a driver that keeps their schedule (the session's first weights for the
-//! rollouts of its first `policy_lag + 1` updates, then after update `k` the
-//! new weights for the rollout of update `k + 1 + policy_lag`) trains the same
-//! weights. A worker deals its games when its first weights arrive, so a worker
-//! that died is replaced by a fresh one: new games, and nothing it half played
-//! is counted. Each set of weights plays one rollout, and the learner refuses a
+//! A worker deals its games when its first weights arrive, so a worker that
+//! died is replaced by a fresh one: new games, and nothing it half played is
+//! counted. Each set of weights plays one rollout, and the learner refuses a
 //! shard of another update, a second shard of one worker, and bytes of another
 //! run, so no rollout is counted twice.
 //!
@@ -30,177 +29,34 @@
 //! the random stream; [`UncheckedRollout::check`]), and refuses an
 //! inconsistent one with [`TrainError::Shard`], which names the shard, its
 //! worker, the field and what was expected. A refused update counts nothing
-//! and the learner stays ready for the same update, so a driver can replace
-//! the worker whose shard was bad and try again.
+//! and the learner stays ready for the same update; [`Learner::train`] has
+//! the worker of a refused shard replaced and its rollout played again, up to
+//! [`MAX_SHARD_RETRIES`] times.
 
-use crate::checkpoint::{self, critic_config, policy_config, RunState};
-use crate::collector::{Behaviour, Collector, Dims, Episodes};
+use crate::checkpoint::{self, RunState};
+use crate::collector::Dims;
 use crate::config::TrainConfig;
-use crate::critic::Critic;
 pub use crate::error::ShardError;
 use crate::error::TrainError;
-use crate::learner::{load_record, Learner as Nets};
-use crate::profile::{Phase, Profile};
+use crate::networks::Networks;
+use crate::profile::Phase;
 use crate::rollout::{RolloutShape, UncheckedRollout};
-use crate::training::{merge, Run, Summary};
-use crate::worker::{rollout_stream, shard_games, Shard};
+use crate::schedule::{drive, rollout_stream, shard_games, step, RolloutShard, Transport};
+use crate::training::{Progress, Run, Summary};
 use bones_agents::AgentGame;
 use bones_env::Game;
-use bones_policy::inference::Actor;
 use burn::module::Module;
 use burn::prelude::*;
-use rand_chacha::ChaCha8Rng;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
+use wire::{decode_reason, encode, PoolMsg, RunId, ShardMsg, WeightsMsg, POOL_TAG, SHARD_TAG, WEIGHTS_TAG};
+pub use worker::RolloutWorker;
 
 #[cfg(test)]
 mod fuzz;
-
-/// The first bytes of each message: what it is, and the format's version.
-const WEIGHTS_TAG: [u8; 8] = *b"bonesW01";
-const POOL_TAG: [u8; 8] = *b"bonesP01";
-const SHARD_TAG: [u8; 8] = *b"bonesS01";
-
-/// The run a message belongs to: bytes of another game, seed or worker count
-/// are refused.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct RunId {
-    #[serde(deserialize_with = "string_in_place")]
-    game: String,
-    seed: u64,
-    workers: usize,
-}
-
-/// A string read where it lies in the message's bytes, then copied: a length
-/// that the bytes do not hold is refused before anything is allocated for it
-/// (bincode's own `String` allocates the length it reads first).
-fn string_in_place<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    struct Text;
-    impl serde::de::Visitor<'_> for Text {
-        type Value = String;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a string")
-        }
-        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<String, E> {
-            Ok(s.to_owned())
-        }
-    }
-    d.deserialize_str(Text)
-}
-
-impl RunId {
-    fn of(cfg: &TrainConfig) -> RunId {
-        RunId { game: cfg.model.game.clone(), seed: cfg.run.seed, workers: cfg.run.workers }
-    }
-
-    /// Refuses `other` (from a message that is a `what`) unless it is this run.
-    fn check(&self, other: &RunId, what: &'static str) -> Result<(), TrainError> {
-        self.mismatch(other).map_or(Ok(()), |reason| Err(TrainError::Wire { what, reason }))
-    }
-
-    /// Why `other` is not this run, if it is not.
-    fn mismatch(&self, other: &RunId) -> Option<String> {
-        (self != other).then(|| {
-            format!(
-                "they are of a {} run with seed {} and {} workers; this one trains {} with seed {} and {} workers",
-                other.game, other.seed, other.workers, self.game, self.seed, self.workers
-            )
-        })
-    }
-}
-
-/// The behaviour policy of the rollout of one update.
-#[derive(Serialize, Deserialize)]
-struct WeightsMsg {
-    run: RunId,
-    /// The update whose rollout these weights play.
-    update: u64,
-    /// The learner's counters when it sent them: a worker's first weights deal
-    /// its games from them.
-    start_update: u64,
-    start_decisions: u64,
-    /// The pool the rollout is played against.
-    pool_version: u64,
-    /// The policy's and the oracle critic's inference copies, as burnpack records.
-    policy: Vec<u8>,
-    critic: Option<Vec<u8>>,
-}
-
-/// The opponent pool, oldest first, as burnpack records.
-#[derive(Serialize, Deserialize)]
-struct PoolMsg {
-    run: RunId,
-    version: u64,
-    policies: Vec<Vec<u8>>,
-}
-
-/// One worker's shard of the rollout of one update (`R`: a
-/// [`Rollout`](crate::rollout::Rollout) as sent, an [`UncheckedRollout`] as received).
-#[derive(Serialize, Deserialize)]
-struct ShardMsg<R> {
-    run: RunId,
-    worker: usize,
-    update: u64,
-    rollout: R,
-    episodes: Episodes,
-    profile: Profile,
-    rng: RngState,
-}
-
-/// Where a ChaCha stream stands (shard 0's goes on to order the minibatches).
-#[derive(Serialize, Deserialize)]
-struct RngState {
-    seed: [u8; 32],
-    stream: u64,
-    word_pos: u128,
-}
-
-impl RngState {
-    fn of(rng: &ChaCha8Rng) -> RngState {
-        RngState { seed: rng.get_seed(), stream: rng.get_stream(), word_pos: rng.get_word_pos() }
-    }
-
-    fn restore(&self) -> ChaCha8Rng {
-        let mut rng = <ChaCha8Rng as rand::SeedableRng>::from_seed(self.seed);
-        rng.set_stream(self.stream);
-        rng.set_word_pos(self.word_pos);
-        rng
-    }
-}
-
-fn encode<T: Serialize>(tag: [u8; 8], msg: &T) -> Vec<u8> {
-    let mut out = tag.to_vec();
-    bincode::serde::encode_into_std_write(msg, &mut out, bincode::config::standard())
-        .expect("a message serialises into memory");
-    out
-}
-
-/// The message of kind `tag` (a `what`) in `bytes`.
-fn decode<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -> Result<T, TrainError> {
-    decode_reason(tag, what, bytes).map_err(|reason| TrainError::Wire { what, reason })
-}
-
-/// [`decode`], its error the reason alone.
-fn decode_reason<T: DeserializeOwned>(tag: [u8; 8], what: &'static str, bytes: &[u8]) -> Result<T, String> {
-    let Some(body) = bytes.strip_prefix(&tag[..]) else {
-        let kind = match bytes.get(..8).and_then(|t| <[u8; 8]>::try_from(t).ok()) {
-            Some(WEIGHTS_TAG) => "weights".to_string(),
-            Some(POOL_TAG) => "an opponent pool".to_string(),
-            Some(SHARD_TAG) => "a rollout shard".to_string(),
-            _ => format!("{} bytes that are no message of a Bones learner or worker", bytes.len()),
-        };
-        return Err(format!("expected {what}, got {kind}"));
-    };
-    let (msg, used) = bincode::serde::decode_from_slice(body, bincode::config::standard())
-        .map_err(|e| format!("unreadable ({e})"))?;
-    if used != body.len() {
-        return Err(format!("{} bytes past the end of the message", body.len() - used));
-    }
-    Ok(msg)
-}
+mod wire;
+mod worker;
 
 /// Checks what both halves need of a config: a valid one, with workers.
 fn check_config(cfg: &TrainConfig) -> Result<(), TrainError> {
@@ -275,6 +131,16 @@ impl Learner {
         self.half.update(shards)
     }
 
+    /// Trains until the run has played its hands, its rollouts played by the
+    /// workers at the other end of `transport` on the schedule of `bones train
+    /// --workers N` (the weights after update `k` play the rollout of update
+    /// `k + 1 + policy_lag`); `progress` hears of every update. A shard the
+    /// learner refuses has its worker replaced ([`ByteTransport::replace`]),
+    /// up to [`MAX_SHARD_RETRIES`] times an update. Then [`Learner::finish`].
+    pub fn train(&mut self, transport: &mut dyn ByteTransport, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        self.half.train(transport, progress)
+    }
+
     /// Saves a checkpoint of the current update now; returns its folder.
     pub fn save(&mut self) -> Result<PathBuf, TrainError> {
         self.half.save()
@@ -294,6 +160,7 @@ trait LearnerHalf: Send {
     fn pool_version(&self) -> u64;
     fn pool(&self) -> Vec<u8>;
     fn update(&mut self, shards: &[&[u8]]) -> Result<(), TrainError>;
+    fn train(&mut self, transport: &mut dyn ByteTransport, progress: &mut dyn Progress) -> Result<(), TrainError>;
     fn save(&mut self) -> Result<PathBuf, TrainError>;
     fn finish(self: Box<Self>) -> Result<Summary, TrainError>;
 }
@@ -316,41 +183,42 @@ struct LearnerOf<G: Game> {
     id: RunId,
     run: Run<G>,
     /// `None` after an update failed (the run stopped).
-    nets: Option<Nets>,
+    nets: Option<Networks>,
     /// When the learner last finished something: until the next shards arrive it waits.
     idle_since: Instant,
 }
 
 impl<G: Game> LearnerOf<G> {
-    fn nets(&self) -> Result<&Nets, TrainError> {
+    fn nets(&self) -> Result<&Networks, TrainError> {
         self.nets.as_ref().ok_or(TrainError::Stopped)
     }
+}
 
-    /// The shards of the current update, one of every worker, in the workers' order.
-    fn shards(&self, shards: &[&[u8]]) -> Result<Vec<Shard>, TrainError> {
-        let (update, workers) = (self.run.state.update, self.id.workers);
-        let expect = Expect { cfg: &self.run.cfg, id: &self.id, update, dims: self.run.dims };
-        let mut got: Vec<Option<Shard>> = (0..workers).map(|_| None).collect();
-        for (index, bytes) in shards.iter().enumerate() {
-            let refused = |(worker, source)| TrainError::Shard { index, given: shards.len(), worker, source };
-            let (worker, shard) = accept(bytes, &expect).map_err(refused)?;
-            // `accept` checked that the run has this worker.
-            let slot = &mut got[worker];
-            if slot.is_some() {
-                return Err(refused((Some(worker), ShardError::Duplicate { worker, update })));
-            }
-            *slot = Some(shard);
+/// The shards of `run`'s current update in `shards`, one of every worker (in
+/// any order), in the workers' order.
+fn checked<G: Game>(run: &Run<G>, id: &RunId, shards: &[&[u8]]) -> Result<Vec<RolloutShard>, TrainError> {
+    let (update, workers) = (run.state.update, id.workers);
+    let expect = Expect { cfg: &run.cfg, id, update, dims: run.dims };
+    let mut got: Vec<Option<RolloutShard>> = (0..workers).map(|_| None).collect();
+    for (index, bytes) in shards.iter().enumerate() {
+        let refused = |(worker, source)| TrainError::Shard { index, given: shards.len(), worker, source };
+        let (worker, shard) = accept(bytes, &expect).map_err(refused)?;
+        // `accept` checked that the run has this worker.
+        let slot = &mut got[worker];
+        if slot.is_some() {
+            return Err(refused((Some(worker), ShardError::Duplicate { worker, update })));
         }
-        let missing: Vec<String> =
-            got.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(w, _)| w.to_string()).collect();
-        if !missing.is_empty() {
-            return Err(TrainError::Wire {
-                what: "rollout shards",
-                reason: format!("update {update} has no shard of worker(s) {}", missing.join(", ")),
-            });
-        }
-        Ok(got.into_iter().flatten().collect())
+        *slot = Some(shard);
     }
+    let missing: Vec<String> =
+        got.iter().enumerate().filter(|(_, s)| s.is_none()).map(|(w, _)| w.to_string()).collect();
+    if !missing.is_empty() {
+        return Err(TrainError::Wire {
+            what: "rollout shards",
+            reason: format!("update {update} has no shard of worker(s) {}", missing.join(", ")),
+        });
+    }
+    Ok(got.into_iter().flatten().collect())
 }
 
 /// What the learner expects of a shard: of its run, of the update it is at,
@@ -367,7 +235,7 @@ struct Expect<'a> {
 /// profile and random stream are consistent with that worker's share of the
 /// games (so nothing the update does with it can go out of bounds). Else why
 /// not, with the worker when that much could be read.
-fn accept(bytes: &[u8], expect: &Expect) -> Result<(usize, Shard), (Option<usize>, ShardError)> {
+fn accept(bytes: &[u8], expect: &Expect) -> Result<(usize, RolloutShard), (Option<usize>, ShardError)> {
     let m: ShardMsg<UncheckedRollout> =
         decode_reason(SHARD_TAG, "rollout shard", bytes).map_err(|e| (None, ShardError::Unreadable(e)))?;
     if let Some(reason) = expect.id.mismatch(&m.run) {
@@ -402,7 +270,7 @@ fn accept(bytes: &[u8], expect: &Expect) -> Result<(usize, Shard), (Option<usize
     if (m.rng.seed, m.rng.stream) != (stream.get_seed(), stream.get_stream()) {
         return Err(refuse(ShardError::Stream { worker, update }));
     }
-    Ok((worker, Shard { rng: m.rng.restore(), rollout, episodes: m.episodes, profile: m.profile }))
+    Ok((worker, RolloutShard { rng: m.rng.restore(), rollout, episodes: m.episodes, profile: m.profile }))
 }
 
 impl<G: AgentGame> LearnerHalf for LearnerOf<G> {
@@ -415,18 +283,7 @@ impl<G: AgentGame> LearnerHalf for LearnerOf<G> {
     }
 
     fn weights(&self, update: u64) -> Result<Vec<u8>, TrainError> {
-        let nets = self.nets()?;
-        let msg = WeightsMsg {
-            run: self.id.clone(),
-            update,
-            start_update: self.run.state.update,
-            start_decisions: self.run.state.decisions,
-            pool_version: self.run.pool_version,
-            // Records are the same on every device: straight from the update's networks.
-            policy: checkpoint::record_bytes(nets.model.valid()),
-            critic: nets.critic.as_ref().map(|c| checkpoint::record_bytes(c.valid())),
-        };
-        Ok(encode(WEIGHTS_TAG, &msg))
+        Ok(weights(&self.id, &self.run, self.nets()?, update))
     }
 
     fn pool_version(&self) -> u64 {
@@ -434,17 +291,23 @@ impl<G: AgentGame> LearnerHalf for LearnerOf<G> {
     }
 
     fn pool(&self) -> Vec<u8> {
-        let policies = self.run.pool_records();
-        encode(POOL_TAG, &PoolMsg { run: self.id.clone(), version: self.run.pool_version, policies })
+        pool(&self.id, &self.run)
     }
 
     fn update(&mut self, shards: &[&[u8]]) -> Result<(), TrainError> {
         self.nets()?;
-        let shards = self.shards(shards)?;
+        let shards = checked(&self.run, &self.id, shards)?;
         self.run.profile.since(Phase::Waiting, self.idle_since);
-        let (rollout, episodes, mut rng) = merge(&mut self.run, shards);
         let nets = self.nets.take().ok_or(TrainError::Stopped)?;
-        self.nets = Some(self.run.learn(nets, &rollout, &episodes, None, &mut rng, &mut ())?);
+        self.nets = Some(step(&mut self.run, nets, shards, None, &mut ())?);
+        self.idle_since = Instant::now();
+        Ok(())
+    }
+
+    fn train(&mut self, transport: &mut dyn ByteTransport, progress: &mut dyn Progress) -> Result<(), TrainError> {
+        let nets = self.nets.take().ok_or(TrainError::Stopped)?;
+        let mut wire = Wire { id: &self.id, transport };
+        self.nets = Some(drive(&mut self.run, nets, &mut wire, progress)?);
         self.idle_since = Instant::now();
         Ok(())
     }
@@ -462,203 +325,84 @@ impl<G: AgentGame> LearnerHalf for LearnerOf<G> {
     }
 }
 
-/// A rollout worker: one shard of the games, played with the weights it is sent.
-pub struct RolloutWorker {
-    half: Box<dyn WorkerHalf>,
+/// The current networks `nets` of `run` as the weights of the rollout of `update`.
+fn weights<G: AgentGame>(id: &RunId, run: &Run<G>, nets: &Networks, update: u64) -> Vec<u8> {
+    let msg = WeightsMsg {
+        run: id.clone(),
+        update,
+        start_update: run.state.update,
+        start_decisions: run.state.decisions,
+        pool_version: run.pool_version,
+        // Records are the same on every device: straight from the update's networks.
+        policy: checkpoint::record_bytes(nets.model.valid()),
+        critic: nets.critic.as_ref().map(|c| checkpoint::record_bytes(c.valid())),
+    };
+    encode(WEIGHTS_TAG, &msg)
 }
 
-impl RolloutWorker {
-    /// Worker `worker` (of `cfg.run.workers`) of the run of `cfg`, its forward
-    /// passes on `device`. Its games are dealt when its first weights arrive.
-    pub fn new(cfg: TrainConfig, worker: usize, device: Device) -> Result<RolloutWorker, TrainError> {
-        check_config(&cfg)?;
-        if worker >= cfg.run.workers {
-            return Err(TrainError::Config(format!(
-                "worker {worker} of a run with {} workers: workers are numbered 0 to {}",
-                cfg.run.workers,
-                cfg.run.workers - 1
-            )));
-        }
-        let game = cfg.game().map_err(|e| TrainError::Config(e.to_string()))?;
-        let make = MakeWorker { cfg: Arc::new(cfg), worker, device };
-        let half = bones_env::on_game!(game, g => make.visit(g))?;
-        Ok(RolloutWorker { half })
-    }
-
-    /// The version of the opponent pool it holds (0: the empty pool of a new run).
-    pub fn pool_version(&self) -> u64 {
-        self.half.pool_version()
-    }
-
-    /// Takes the learner's opponent pool ([`Learner::pool`]).
-    pub fn set_pool(&mut self, bytes: &[u8]) -> Result<(), TrainError> {
-        self.half.set_pool(bytes)
-    }
-
-    /// Takes the weights of one rollout ([`Learner::weights`]); returns the
-    /// pool version they are played with.
-    pub fn set_weights(&mut self, bytes: &[u8]) -> Result<u64, TrainError> {
-        self.half.set_weights(bytes)
-    }
-
-    /// Plays the rollout of the weights last set (each set plays one rollout)
-    /// and returns its shard for [`Learner::update`].
-    pub fn rollout(&mut self) -> Result<Vec<u8>, TrainError> {
-        self.half.rollout()
-    }
+/// `run`'s opponent pool as bytes.
+fn pool<G: AgentGame>(id: &RunId, run: &Run<G>) -> Vec<u8> {
+    let policies = run.pool_records();
+    encode(POOL_TAG, &PoolMsg { run: id.clone(), version: run.pool_version, policies })
 }
 
-/// A [`RolloutWorker`] of one game.
-trait WorkerHalf: Send {
-    fn pool_version(&self) -> u64;
-    fn set_pool(&mut self, bytes: &[u8]) -> Result<(), TrainError>;
-    fn set_weights(&mut self, bytes: &[u8]) -> Result<u64, TrainError>;
-    fn rollout(&mut self) -> Result<Vec<u8>, TrainError>;
+/// How many times [`Learner::train`] has a refused shard's worker replaced
+/// and the rollout played again, in one update, before the run stops.
+pub const MAX_SHARD_RETRIES: usize = 3;
+
+/// What carries a [`Learner`]'s bytes to its rollout workers and back, for
+/// [`Learner::train`] (Ray's object store in `python -m bones.ray train`).
+/// Worker `w` of `n` is a [`RolloutWorker`] made with `w`; the learner says
+/// which weights play which rollout, the transport only moves bytes.
+pub trait ByteTransport {
+    /// Hands every worker the weights of the rollout of `update`
+    /// ([`RolloutWorker::set_weights`]), then has it play that rollout
+    /// ([`RolloutWorker::rollout`]); `pool`, when the opponent pool changed
+    /// since the last send, is the pool those weights and the later ones play
+    /// against ([`RolloutWorker::set_pool`]: a worker whose
+    /// [`RolloutWorker::pool_version`] is not the one
+    /// [`RolloutWorker::set_weights`] returns needs the latest pool sent).
+    /// Up to `policy_lag + 1` rollouts are in flight.
+    fn send(&mut self, update: u64, weights: Vec<u8>, pool: Option<Vec<u8>>) -> Result<(), TrainError>;
+
+    /// Every worker's shard of the rollout of `update`, in the workers' order.
+    fn receive(&mut self, update: u64) -> Result<Vec<Vec<u8>>, TrainError>;
+
+    /// The learner refused worker `worker`'s shard of the rollout of `update`
+    /// (`why`): that worker replaced by a fresh one, and its shard of the same
+    /// rollout, played again with the same weights and pool.
+    fn replace(&mut self, worker: usize, update: u64, why: &TrainError) -> Result<Vec<u8>, TrainError>;
 }
 
-struct MakeWorker {
-    cfg: Arc<TrainConfig>,
-    worker: usize,
-    device: Device,
+/// A [`ByteTransport`] as the schedule's transport: the networks go out as
+/// bytes, and the shards that come back are checked before anything of them
+/// is counted.
+struct Wire<'a> {
+    id: &'a RunId,
+    transport: &'a mut dyn ByteTransport,
 }
 
-impl MakeWorker {
-    fn visit<G: AgentGame>(self, game: G) -> Result<Box<dyn WorkerHalf>, TrainError> {
-        Ok(Box::new(WorkerOf {
-            id: RunId::of(&self.cfg),
-            dims: Dims::of(&game, &self.cfg),
-            game,
-            cfg: self.cfg,
-            worker: self.worker,
-            device: self.device,
-            collector: None,
-            weights: None,
-            pool: Vec::new(),
-            pool_version: 0,
-        }))
-    }
-}
-
-/// The weights of one rollout, ready to act.
-struct Weights {
-    update: u64,
-    start: RunState,
-    pool_version: u64,
-    policy: Actor,
-    critic: Option<Critic>,
-}
-
-struct WorkerOf<G: Game> {
-    id: RunId,
-    game: G,
-    cfg: Arc<TrainConfig>,
-    dims: Dims,
-    worker: usize,
-    device: Device,
-    /// Its games, dealt with the first weights.
-    collector: Option<Collector<G>>,
-    /// The weights of the next rollout.
-    weights: Option<Weights>,
-    pool: Vec<Actor>,
-    pool_version: u64,
-}
-
-impl<G: Game> WorkerOf<G> {
-    /// A network of the run's shape made by `blank` on this worker's device,
-    /// with the parameters in `bytes` (part of a `what`).
-    fn load<M: Module>(
-        &self,
-        blank: impl FnOnce(&Device) -> M,
-        bytes: &[u8],
-        what: &'static str,
-    ) -> Result<M, TrainError> {
-        load_record(blank, &self.device, bytes).map_err(|e| TrainError::Wire { what, reason: e.to_string() })
+impl<G: AgentGame> Transport<G> for Wire<'_> {
+    fn send(&mut self, run: &Run<G>, nets: &Networks, update: u64, with_pool: bool) -> Result<(), TrainError> {
+        let pool = with_pool.then(|| pool(self.id, run));
+        self.transport.send(update, weights(self.id, run, nets, update), pool)
     }
 
-    fn actor(&self, bytes: &[u8], what: &'static str) -> Result<Actor, TrainError> {
-        let policy = self.load(|d| policy_config(&self.cfg, self.dims.obs, self.dims.actions).init(d), bytes, what)?;
-        Ok(Actor::with_sparse_input(policy, &self.device, self.cfg.run.sparse_input))
-    }
-}
-
-impl<G: AgentGame> WorkerHalf for WorkerOf<G> {
-    fn pool_version(&self) -> u64 {
-        self.pool_version
-    }
-
-    fn set_pool(&mut self, bytes: &[u8]) -> Result<(), TrainError> {
-        let msg: PoolMsg = decode(POOL_TAG, "opponent pool", bytes)?;
-        self.id.check(&msg.run, "opponent pool")?;
-        let pool = msg.policies.iter().map(|p| self.actor(p, "opponent pool")).collect::<Result<_, _>>()?;
-        (self.pool, self.pool_version) = (pool, msg.version);
-        Ok(())
-    }
-
-    fn set_weights(&mut self, bytes: &[u8]) -> Result<u64, TrainError> {
-        let msg: WeightsMsg = decode(WEIGHTS_TAG, "weights", bytes)?;
-        self.id.check(&msg.run, "weights")?;
-        let critic = match (&msg.critic, self.dims.oracle) {
-            (Some(c), orl) if orl > 0 => {
-                Some(self.load(|d| critic_config(&self.cfg, self.dims.obs, orl).init(d), c, "weights")?)
-            }
-            (None, 0) => None,
-            _ => {
-                return Err(TrainError::Wire {
-                    what: "weights",
-                    reason: "the oracle critic is missing, or sent to a run without one".into(),
-                })
+    fn receive(&mut self, run: &mut Run<G>, update: u64) -> Result<Vec<RolloutShard>, TrainError> {
+        let wait = Instant::now();
+        let mut shards = self.transport.receive(update)?;
+        let mut retries = 0;
+        let checked = loop {
+            let given: Vec<&[u8]> = shards.iter().map(Vec::as_slice).collect();
+            match checked(run, self.id, &given) {
+                Err(e @ TrainError::Shard { index, .. }) if retries < MAX_SHARD_RETRIES && index < shards.len() => {
+                    retries += 1;
+                    shards[index] = self.transport.replace(index, update, &e)?;
+                }
+                result => break result?,
             }
         };
-        let policy = self.actor(&msg.policy, "weights")?;
-        let start = RunState { update: msg.start_update, decisions: msg.start_decisions, ..RunState::default() };
-        self.weights = Some(Weights { update: msg.update, start, pool_version: msg.pool_version, policy, critic });
-        Ok(msg.pool_version)
-    }
-
-    fn rollout(&mut self) -> Result<Vec<u8>, TrainError> {
-        let Some(w) = self.weights.take() else {
-            return Err(TrainError::Config(
-                "no weights to play: each rollout needs the learner's weights (set_weights) first".into(),
-            ));
-        };
-        if w.pool_version != self.pool_version {
-            let (update, want, have) = (w.update, w.pool_version, self.pool_version);
-            self.weights = Some(w);
-            return Err(TrainError::Wire {
-                what: "opponent pool",
-                reason: format!(
-                    "the weights of update {update} play against pool version {want}; this worker holds version {have}: send it the learner's pool first"
-                ),
-            });
-        }
-        let collector = match &mut self.collector {
-            Some(c) => c,
-            None => {
-                let games = shard_games(&self.cfg, self.worker);
-                let c = Collector::new(
-                    &self.game,
-                    &self.cfg,
-                    &self.device,
-                    self.dims,
-                    (self.worker, games),
-                    &w.start,
-                    None,
-                )?;
-                self.collector.insert(c)
-            }
-        };
-        let mut rng = rollout_stream(&self.cfg, self.worker, w.update);
-        let behaviour = Behaviour { policy: &w.policy, critic: w.critic.as_ref(), pool: &self.pool };
-        let episodes = collector.play(&behaviour, &mut rng)?;
-        let msg = ShardMsg {
-            run: self.id.clone(),
-            worker: self.worker,
-            update: w.update,
-            rollout: collector.rollout.take(),
-            episodes,
-            profile: std::mem::take(&mut collector.profile),
-            rng: RngState::of(&rng),
-        };
-        Ok(encode(SHARD_TAG, &msg))
+        run.profile.since(Phase::Waiting, wait);
+        Ok(checked)
     }
 }

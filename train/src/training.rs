@@ -15,13 +15,13 @@
 //! `add_to_pool`, `evaluate`, `checkpoint`), and `finish`.
 
 use crate::checkpoint::{self, critic_config, policy_config, Contents, Resume, RunState, BEST_EVAL};
-use crate::collector::{Behaviour, Collector, Dims, Episodes};
+use crate::collector::{Collector, Dims, Episodes};
 use crate::config::TrainConfig;
 use crate::critic::Critic;
 pub use crate::error::TrainError;
 use crate::eval::{self, EvalOpponent};
-use crate::networks::{load_or_init, load_record, Networks};
 use crate::log::MetricsLog;
+use crate::networks::{load_or_init, load_record, Networks};
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
@@ -116,7 +116,12 @@ struct Speed {
 
 impl SessionClock {
     fn new(state: &RunState) -> SessionClock {
-        SessionClock { start: Instant::now(), hands: state.hands, decisions: state.decisions, seconds_before: state.seconds }
+        SessionClock {
+            start: Instant::now(),
+            hands: state.hands,
+            decisions: state.decisions,
+            seconds_before: state.seconds,
+        }
     }
 
     /// Wall seconds of the whole run (earlier sessions included).

@@ -1,98 +1,86 @@
-//! The actor-learner's worker side (`workers = N`): the job the learner hands
-//! a worker for each rollout, the shard of the games it plays in return, and
-//! the worker thread's loop; also the random stream of each shard's rollout,
-//! which the synchronous loop and the remote workers (`remote`) draw from too.
+//! The actor-learner on threads (`workers = N`, after Sample Factory and
+//! IMPALA): each of N worker threads owns a shard of the games and plays the
+//! rollouts it is handed; this thread drives the schedule (`schedule::drive`),
+//! merging the shards of each rollout and running the update while the
+//! workers play on. Channels are the transport.
 
-use crate::collector::{Behaviour, Collector, Episodes};
-use crate::config::TrainConfig;
-use crate::critic::Critic;
 use crate::error::TrainError;
-use crate::profile::Profile;
-use crate::rollout::Rollout;
+use crate::networks::Networks;
+use crate::profile::Phase;
+use crate::schedule::{drive, play, shard_games, Job, RolloutShard, Transport};
+use crate::training::{Progress, Run};
 use bones_agents::AgentGame;
-use bones_env::vec_env::episode_seed;
-use bones_policy::inference::Actor;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::time::Instant;
 
-/// Mixed into the seed for the rollout streams of workers 1 and up.
-const WORKER_ROLLOUT_STREAM: u64 = 0x5A3D_0B1E;
-
-/// The random stream that plays `worker`'s shard of the rollout of `update`
-/// (the opponent snapshot and every sampled action). Shard 0's is the
-/// update's own stream, which then orders the update's minibatches: so the
-/// synchronous loop (one shard) draws what it always drew, and one worker
-/// without lag draws what the synchronous loop draws.
-pub(crate) fn rollout_stream(cfg: &TrainConfig, worker: usize, update: u64) -> ChaCha8Rng {
-    let seed = match worker {
-        0 => episode_seed(cfg.run.seed, 0, update),
-        w => episode_seed(cfg.run.seed ^ WORKER_ROLLOUT_STREAM, w, update),
-    };
-    ChaCha8Rng::seed_from_u64(seed)
-}
-
-/// What the learner hands the workers for one rollout: the weights of the
-/// update the rollout is played with (the behaviour policy) and, when it
-/// changed, the opponent pool.
-#[derive(Clone)]
-pub(crate) struct Job {
-    /// The update the rollout is for (it seeds the worker's rollout stream).
-    pub(crate) update: u64,
-    pub(crate) policy: Actor,
-    pub(crate) critic: Option<Critic>,
-    /// The new pool, when it changed since the worker's last job.
-    pub(crate) pool: Option<Vec<Actor>>,
-}
-
-/// A worker's rollout of its shard of the games.
-pub(crate) struct Shard {
-    pub rollout: Rollout,
-    pub episodes: Episodes,
-    pub profile: Profile,
-    /// The stream that played it (shard 0's goes on to order the minibatches).
-    pub rng: ChaCha8Rng,
-}
-
-/// The number of games of worker `worker`'s shard: shards as even as they
-/// come, the first `num_envs % workers` one game larger.
-pub(crate) fn shard_games(cfg: &TrainConfig, worker: usize) -> usize {
-    cfg.ppo.num_envs / cfg.run.workers + usize::from(worker < cfg.ppo.num_envs % cfg.run.workers)
-}
-
-/// Sends `job` to every worker (one that stopped is reported when its shard
-/// is awaited).
-pub(crate) fn send(jobs: &[SyncSender<Job>], job: Job) {
-    for tx in jobs {
-        let _ = tx.send(job.clone());
+/// Trains `run` from `nets` with its rollouts played on `cfg.run.workers`
+/// threads; returns the networks after the last update. At most
+/// `policy_lag + 1` rollouts are in flight per worker; rollouts played past
+/// the last update are dropped, never counted.
+pub(crate) fn on_threads<G: AgentGame>(
+    run: &mut Run<G>,
+    nets: Networks,
+    progress: &mut dyn Progress,
+) -> Result<Networks, TrainError> {
+    let cfg = std::sync::Arc::clone(&run.cfg);
+    let (workers, depth) = (cfg.run.workers, cfg.run.policy_lag + 1);
+    let mut collectors = Vec::with_capacity(workers);
+    for w in 0..workers {
+        collectors.push(run.collector(w, shard_games(&cfg, w))?);
     }
+    std::thread::scope(|scope| {
+        let mut threads = Threads { jobs: Vec::new(), shards: Vec::new() };
+        let mut handles = Vec::new();
+        for (w, mut collector) in collectors.into_iter().enumerate() {
+            let (job_tx, job_rx) = sync_channel::<Job>(depth);
+            let (shard_tx, shard_rx) = sync_channel(depth);
+            let cfg = &*cfg;
+            handles.push(scope.spawn(move || {
+                let mut pool = Vec::new();
+                while let Ok(job) = job_rx.recv() {
+                    let shard = play(&mut collector, cfg, w, job, &mut pool);
+                    let failed = shard.is_err();
+                    if shard_tx.send(shard).is_err() || failed {
+                        return;
+                    }
+                }
+            }));
+            threads.jobs.push(job_tx);
+            threads.shards.push(shard_rx);
+        }
+        let result = drive(run, nets, &mut threads, progress);
+        // Workers finish the rollout in hand and stop.
+        drop(threads);
+        for h in handles {
+            let _ = h.join();
+        }
+        result
+    })
 }
 
-/// A worker's loop: a rollout for each job, until the learner stops sending
-/// (or a rollout fails: the error goes to the learner).
-pub(crate) fn work<G: AgentGame>(
-    mut collector: Collector<G>,
-    worker: usize,
-    cfg: &TrainConfig,
-    jobs: Receiver<Job>,
-    shards: SyncSender<Result<Shard, TrainError>>,
-) {
-    let mut pool = Vec::new();
-    while let Ok(job) = jobs.recv() {
-        if let Some(p) = job.pool {
-            pool = p;
+/// The channels to and from the worker threads, in the workers' order.
+struct Threads {
+    jobs: Vec<SyncSender<Job>>,
+    shards: Vec<Receiver<Result<RolloutShard, TrainError>>>,
+}
+
+impl<G: AgentGame> Transport<G> for Threads {
+    fn send(&mut self, run: &Run<G>, nets: &Networks, update: u64, pool: bool) -> Result<(), TrainError> {
+        let job = run.job(update, nets, pool);
+        for tx in &self.jobs {
+            // A worker that stopped is reported when its shard is awaited.
+            let _ = tx.send(job.clone());
         }
-        let mut rng = rollout_stream(cfg, worker, job.update);
-        let behaviour = Behaviour { policy: &job.policy, critic: job.critic.as_ref(), pool: &pool };
-        let shard = collector.play(&behaviour, &mut rng).map(|episodes| Shard {
-            rollout: collector.rollout.take(),
-            episodes,
-            profile: std::mem::take(&mut collector.profile),
-            rng,
-        });
-        let failed = shard.is_err();
-        if shards.send(shard).is_err() || failed {
-            return;
+        Ok(())
+    }
+
+    fn receive(&mut self, run: &mut Run<G>, update: u64) -> Result<Vec<RolloutShard>, TrainError> {
+        let wait = Instant::now();
+        let mut received = Vec::with_capacity(self.shards.len());
+        for (worker, rx) in self.shards.iter().enumerate() {
+            received.push(rx.recv().map_err(|_| TrainError::Worker { worker, update })??);
         }
+        run.profile.since(Phase::Waiting, wait);
+        Ok(received)
     }
 }

@@ -6,14 +6,19 @@
 //! GAE, the PPO epochs) runs. The worker's side takes damaged weights and pools
 //! without panicking too.
 
+use super::wire::{decode, RngState};
 use super::*;
+use crate::checkpoint::{critic_config, policy_config};
+use crate::collector::Episodes;
 use crate::config::CriticKind;
 use crate::critic::ORACLE_LEN;
 use crate::ppo;
+use crate::profile::Profile;
 use crate::rollout::Rollout;
 use bones_env::Texas42;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestCaseError, TestRunner};
+use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
@@ -69,7 +74,7 @@ fn config(cases: u32) -> ProptestConfig {
 
 /// The learner's answer to `bytes` as the only shard given: `Ok` with the
 /// shard, or the error `update` would return.
-fn answer(bytes: &[u8]) -> Result<Shard, TrainError> {
+fn answer(bytes: &[u8]) -> Result<RolloutShard, TrainError> {
     let fx = fixture();
     let expect = Expect { cfg: &fx.cfg, id: &fx.id, update: 0, dims: fx.dims };
     accept(bytes, &expect).map(|(_, shard)| shard).map_err(|(worker, source)| TrainError::Shard {
@@ -92,10 +97,10 @@ fn clear(e: &TrainError) -> Result<(), TestCaseError> {
 /// one (as worker 1's shard is merged after worker 0's, so that any index
 /// past its own end would land past the merged rollout's), its GAE, and a PPO
 /// update of fresh networks on it.
-fn consume(shard: Shard) -> Result<(), TestCaseError> {
+fn consume(shard: RolloutShard) -> Result<(), TestCaseError> {
     let fx = fixture();
     let (cfg, dims) = (&fx.cfg, fx.dims);
-    let Shard { rollout, episodes, profile, mut rng } = shard;
+    let RolloutShard { rollout, episodes, profile, mut rng } = shard;
     let Ok(first) = answer(&fx.shard) else { return Err(TestCaseError::fail("the real shard was refused")) };
     let mut merged = Rollout::new(0, dims.obs, dims.actions, dims.oracle);
     merged.append(&first.rollout);
