@@ -47,8 +47,16 @@ const SEGMENTS: [Segment; 3] = [
 ];
 const OBS_LEN: usize = layout_len(&SEGMENTS);
 
+/// High card; `lying` plants a bug that only an evaluation meets: a seat's
+/// view names every domino *not* in its hand as legal (training reads the
+/// state's legal mask, which is right; the arena's players read the view).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct HighCard;
+struct HighCard {
+    lying: bool,
+}
+
+/// The honest game.
+const HIGH_CARD: HighCard = HighCard { lying: false };
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct HighCardState {
@@ -64,7 +72,7 @@ struct HighCardState {
     finished: Option<[u8; 2]>,
     winner: Option<usize>,
     rewards: [f32; 4],
-    /// The seats are told a wrong legal set ([`LyingHighCard`]).
+    /// The seats are told a wrong legal set ([`HighCard::lying`]).
     #[serde(default)]
     lying: bool,
 }
@@ -238,7 +246,11 @@ impl Game for HighCard {
         2
     }
     fn rules_json(&self) -> Value {
-        json!({})
+        if self.lying {
+            json!({ "lying": true })
+        } else {
+            json!({})
+        }
     }
     fn num_actions(&self) -> usize {
         28
@@ -267,11 +279,12 @@ impl Game for HighCard {
         })
     }
     fn new_state(&self, seed: u64, episode: Episode) -> HighCardState {
-        HighCardState::new(rng_for_seed(seed), episode)
+        HighCardState { lying: self.lying, ..HighCardState::new(rng_for_seed(seed), episode) }
     }
     fn replay_record(record: &mut Map<String, Value>) -> Result<(Self, HighCardState, Value), RecordError> {
         let seed = get_u64(record, "seed", u64::MAX)?.ok_or_else(|| RecordError::record("a record needs `seed`"))?;
-        let game = HighCard;
+        let lying = record.get("rules").and_then(|r| r.get("lying")).and_then(Value::as_bool);
+        let game = HighCard { lying: lying.unwrap_or(false) };
         let mut state = game.new_state(seed, Episode::Hand);
         let mut steps = Vec::new();
         for (i, name) in get_actions(record)?.iter().enumerate() {
@@ -302,7 +315,7 @@ impl SeatRequest for HighCardView {
     }
 
     fn action_name(a: Action) -> &'static str {
-        HighCard.action_name(a)
+        HIGH_CARD.action_name(a)
     }
 }
 
@@ -379,89 +392,9 @@ impl ReviewGame for HighCard {
     }
 }
 
-/// High card with a bug that only an evaluation meets: a seat's view names
-/// every domino *not* in its hand as legal (training reads the state's legal
-/// mask, which is right; the arena's players read the view).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct LyingHighCard;
-
-impl Game for LyingHighCard {
-    type State = HighCardState;
-    fn name(&self) -> &'static str {
-        HighCard.name()
-    }
-    fn num_players(&self) -> usize {
-        HighCard.num_players()
-    }
-    fn rules_json(&self) -> Value {
-        HighCard.rules_json()
-    }
-    fn num_actions(&self) -> usize {
-        HighCard.num_actions()
-    }
-    fn obs_len(&self) -> usize {
-        HighCard.obs_len()
-    }
-    fn obs_segments(&self) -> &'static [Segment] {
-        HighCard.obs_segments()
-    }
-    fn obs_version(&self) -> u32 {
-        HighCard.obs_version()
-    }
-    fn action_name(&self, a: Action) -> &'static str {
-        HighCard.action_name(a)
-    }
-    fn parse_action(&self, name: &str) -> Result<Action, ActionError> {
-        HighCard.parse_action(name)
-    }
-    fn new_state(&self, seed: u64, episode: Episode) -> HighCardState {
-        HighCardState { lying: true, ..HighCard.new_state(seed, episode) }
-    }
-    fn replay_record(record: &mut Map<String, Value>) -> Result<(Self, HighCardState, Value), RecordError> {
-        let (_, state, result) = HighCard::replay_record(record)?;
-        Ok((LyingHighCard, HighCardState { lying: true, ..state }, result))
-    }
-}
-
-impl AgentGame for LyingHighCard {
-    fn position(_: &Map<String, Value>) -> Result<(LyingHighCard, HighCardState), ViewError> {
-        Err(ViewError("high card positions are played from records only".into()))
-    }
-
-    fn game_agent(
-        &self,
-        spec: &AgentSpec,
-        models: Option<&dyn PolicyLoader>,
-    ) -> Result<Box<dyn Agent<HighCardView>>, SpecError> {
-        HighCard.game_agent(spec, models)
-    }
-    fn resample(&self, state: &HighCardState, seat: usize, rng: &mut AgentRng) -> Result<HighCardState, ResampleError> {
-        HighCard.resample(state, seat, rng)
-    }
-    fn world_of(&self, view: &HighCardView, rng: &mut AgentRng) -> Result<HighCardState, ResampleError> {
-        HighCard.world_of(view, rng)
-    }
-}
-
-impl ReviewGame for LyingHighCard {
-    const REVIEWED: bool = false;
-
-    fn review_deal(
-        &self,
-        _: &mut Reviewer,
-        _: &HighCardState,
-        _: Action,
-        _: usize,
-        _: usize,
-        _: &Decisions<LyingHighCard>,
-    ) -> Value {
-        Value::Null
-    }
-}
-
 #[test]
 fn a_toy_game_plays_through_env_and_vec_env() {
-    let mut env = Env::new(HighCard, Episode::Game);
+    let mut env = Env::new(HIGH_CARD, Episode::Game);
     for seed in 0..20 {
         let mut t = env.reset(seed).clone();
         let mut total = [0.0f32; 2];
@@ -478,7 +411,7 @@ fn a_toy_game_plays_through_env_and_vec_env() {
     }
     // The same seeds give the same buffers for any thread count.
     let run = |threads| {
-        let mut v = VecEnv::new(HighCard, Episode::Hand, 6, 3, threads);
+        let mut v = VecEnv::new(HIGH_CARD, Episode::Hand, 6, 3, threads);
         let mut trace = Vec::new();
         for _ in 0..40 {
             let actions: Vec<Action> =
@@ -494,9 +427,9 @@ fn a_toy_game_plays_through_env_and_vec_env() {
 #[test]
 fn a_toy_game_replays_its_records() {
     let mut record = json!({"seed": 4}).as_object().unwrap().clone();
-    let state = HighCard.new_state(4, Episode::Hand);
+    let state = HIGH_CARD.new_state(4, Episode::Hand);
     let first = state.legal_mask().iter().next().unwrap();
-    record.insert("actions".into(), json!([HighCard.action_name(first)]));
+    record.insert("actions".into(), json!([HIGH_CARD.action_name(first)]));
     let (_, after, result) = HighCard::replay_record(&mut record).unwrap();
     assert_eq!(after.current_seat(), Some(1));
     assert_eq!(result["steps"][0]["seat"], 0);
@@ -510,14 +443,14 @@ fn a_toy_game_is_played_by_random_agents_in_the_arena() {
     let factory = AgentFactory::new();
     let random = AgentSpec::Random;
     let opts = EvalOptions { amount: Amount::Games(20), seed: 1, threads: 2 };
-    let report = evaluate(&HighCard, [&random, &random], &factory, &opts, &|_| {}).unwrap();
+    let report = evaluate(&HIGH_CARD, [&random, &random], &factory, &opts, &|_| {}).unwrap();
     assert_eq!((report.game, report.games, report.sides), ("highcard", 20, 2));
     assert!(report.hands >= 40);
     assert!(report.points_per_round.is_some() && report.contracts.is_none());
-    let again = evaluate(&HighCard, [&random, &random], &factory, &EvalOptions { threads: 1, ..opts }, &|_| {});
+    let again = evaluate(&HIGH_CARD, [&random, &random], &factory, &EvalOptions { threads: 1, ..opts }, &|_| {});
     assert_eq!(again.unwrap().wins, report.wins);
     // Agents written for other games say so.
-    let e = factory.build(&AgentSpec::Heuristic, &HighCard).err().unwrap();
+    let e = factory.build(&AgentSpec::Heuristic, &HIGH_CARD).err().unwrap();
     assert!(matches!(e, SpecError::WrongGame { .. }) && e.to_string().contains("highcard"), "{e}");
 }
 
@@ -526,33 +459,40 @@ fn a_toy_game_redraws_what_a_seat_cannot_see_and_keeps_what_it_can() {
     use rand::SeedableRng;
     let mut rng = AgentRng::seed_from_u64(3);
     for seed in 0..30 {
-        let mut state = HighCard.new_state(seed, Episode::Hand);
+        let mut state = HIGH_CARD.new_state(seed, Episode::Hand);
         for _ in 0..seed % 5 {
             let a = state.legal_mask().iter().next().unwrap();
             state.apply(a).unwrap();
         }
         let seat = state.current_seat().unwrap();
-        let world = resample(&HighCard, &state, seat, &mut rng).unwrap();
+        let world = resample(&HIGH_CARD, &state, seat, &mut rng).unwrap();
         assert_eq!(world.view(seat), state.view(seat), "seed {seed}: the seat's view is kept");
         assert_eq!(world.hands[1 - seat].len(), state.hands[1 - seat].len());
         assert!((world.hands[1 - seat] & (state.hands[seat] | state.played)).is_empty());
-        let rebuilt = HighCard.world_of(&state.view(seat), &mut rng).unwrap();
+        let rebuilt = HIGH_CARD.world_of(&state.view(seat), &mut rng).unwrap();
         assert_eq!(rebuilt.view(seat), state.view(seat), "seed {seed}: a world of the view has that view");
     }
-    let e = resample(&HighCard, &HighCard.new_state(0, Episode::Hand), 2, &mut rng).unwrap_err();
+    let e = resample(&HIGH_CARD, &HIGH_CARD.new_state(0, Episode::Hand), 2, &mut rng).unwrap_err();
     assert_eq!(e, ResampleError::Seat { seat: 2, players: 2 });
+}
+
+/// The smoke config for high card, `total_hands` long and evaluated after
+/// every update, and an empty run folder `NAME-PID` in the temporary folder.
+fn smoke_run(total_hands: u64, name: &str) -> (TrainConfig, std::path::PathBuf) {
+    let mut cfg = TrainConfig::load("smoke").unwrap();
+    cfg.model.game = "highcard".into();
+    cfg.run.total_hands = total_hands;
+    cfg.ppo.num_steps = 8;
+    cfg.eval.eval_every = 1;
+    let out = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    (cfg, out)
 }
 
 #[test]
 fn a_toy_game_trains_for_one_update() {
-    let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.model.game = "highcard".into();
-    cfg.run.total_hands = 10;
-    cfg.ppo.num_steps = 8;
-    cfg.eval.eval_every = 1;
-    let out = std::env::temp_dir().join(format!("bones-toy-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let summary = train(HighCard, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    let (cfg, out) = smoke_run(10, "bones-toy");
+    let summary = train(HIGH_CARD, &cfg, &out, false, Device::flex(), &mut ()).unwrap();
     assert!(summary.state.update >= 1 && summary.state.hands >= 10);
     assert!(summary.checkpoint.join("model.bpk").is_file());
     // It has no heuristic player: it is evaluated against random alone.
@@ -567,7 +507,7 @@ fn a_toy_game_passes_the_conformance_suite() {
     // has no domino ledger and no resampling of hidden dominoes, so those two
     // checks are skipped and the rest run.
     let config = bones_env::testing::SuiteConfig::default();
-    let report = bones_env::testing::check_game(&HighCard, &config).unwrap_or_else(|e| panic!("{e}"));
+    let report = bones_env::testing::check_game(&HIGH_CARD, &config).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.episodes, config.hand_episodes + config.game_episodes);
     assert!(report.states > report.episodes && report.restores == report.episodes);
     assert_eq!((report.ledgers, report.resamples), (0, 0));
@@ -575,14 +515,8 @@ fn a_toy_game_passes_the_conformance_suite() {
 
 #[test]
 fn a_failed_evaluation_stops_the_run_in_one_line_with_its_update_saved() {
-    let mut cfg = TrainConfig::load("smoke").unwrap();
-    cfg.model.game = "highcard".into();
-    cfg.run.total_hands = 30;
-    cfg.ppo.num_steps = 8;
-    cfg.eval.eval_every = 1;
-    let out = std::env::temp_dir().join(format!("bones-toy-failed-eval-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&out);
-    let e = train(LyingHighCard, &cfg, &out, false, Device::flex(), &mut ()).unwrap_err();
+    let (cfg, out) = smoke_run(30, "bones-toy-failed-eval");
+    let e = train(HighCard { lying: true }, &cfg, &out, false, Device::flex(), &mut ()).unwrap_err();
     let line = e.to_string();
     let TrainError::Evaluation { opponent: "random", update: 1, checkpoint: Ok(dir), .. } = &e else {
         panic!("not the evaluation's failure after update 1: {line}");
