@@ -25,7 +25,7 @@
 use crate::agent::{Agent, ViewOf};
 use crate::exec::ExecAgent;
 use crate::game::AgentGame;
-use crate::policy::{ObservingAgent, PolicyLoader, NO_LOADER};
+use crate::policy::{ObservingAgent, PolicyLoader, Wanted, NO_LOADER};
 use crate::random::RandomAgent;
 use crate::spec::{AgentSpec, SpecError};
 
@@ -60,7 +60,7 @@ impl<'a> AgentFactory<'a> {
                 let loader =
                     self.models.ok_or_else(|| SpecError::NotAvailable { spec: spec.to_string(), reason: NO_LOADER })?;
                 let policy = loader
-                    .load(path, game.name(), game.obs_len(), game.num_actions())
+                    .load(path, Wanted::of(game))
                     .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
                 Ok(Box::new(ObservingAgent::new(policy, game.obs_len())))
             }
@@ -68,7 +68,7 @@ impl<'a> AgentFactory<'a> {
                 let loader =
                     self.models.ok_or_else(|| SpecError::NotAvailable { spec: spec.to_string(), reason: NO_LOADER })?;
                 let policy = loader
-                    .load_onnx(path, *observation, game.name(), game.obs_len(), game.num_actions())
+                    .load_onnx(path, *observation, Wanted::of(game))
                     .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
                 Ok(Box::new(ObservingAgent::new(policy, game.obs_len())))
             }

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::agent::{Agent, AgentFailure, AgentRng};
-use bones_env::{Action, ActionMask, SeatView};
+use bones_env::{Action, ActionMask, Game, SeatView};
 
 /// A trained policy for one game's encoding: it decides from an observation
 /// vector and the legal actions.
@@ -47,25 +47,39 @@ pub fn legal_prob(logits: &[f32], legal: ActionMask, action: Action) -> f32 {
 pub(crate) const NO_LOADER: &str =
     "this program cannot load trained policies (the `bones` binary and the Python package can)";
 
+/// The policy a game asks a [`PolicyLoader`] for: trained for the game
+/// `game`, reading `obs_len` floats of its observation and scoring its
+/// `num_actions` actions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Wanted<'a> {
+    /// The game's registry name.
+    pub game: &'a str,
+    /// The observation's length.
+    pub obs_len: usize,
+    /// The action space's size.
+    pub num_actions: usize,
+}
+
+impl Wanted<'static> {
+    /// What a policy for `game` (its rules and players as they are) must be.
+    pub fn of<G: Game>(game: &G) -> Wanted<'static> {
+        Wanted { game: game.name(), obs_len: game.obs_len(), num_actions: game.num_actions() }
+    }
+}
+
 /// Loads trained policies for `model:PATH` specs.
 pub trait PolicyLoader: Sync {
-    /// The policy at `path`, which must have been trained for `game` with that
-    /// observation length and action count; the reason when it cannot be loaded.
-    fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String>;
+    /// The policy at `path`, which must be the `wanted` one (trained for that
+    /// game, observation length and action count); the reason when it cannot
+    /// be loaded.
+    fn load(&self, path: &Path, wanted: Wanted<'_>) -> Result<Box<dyn Policy>, String>;
 
     /// The ONNX network at `path` (`onnx:PATH`): a folder with `model.onnx` and
     /// `model.json`, or a `.onnx` file read as observation version
-    /// `observation`; it must take `obs_len` floats of that game's observation
-    /// and give `num_actions` scores. The reason when it cannot be loaded.
-    fn load_onnx(
-        &self,
-        path: &Path,
-        observation: Option<u32>,
-        game: &str,
-        obs_len: usize,
-        num_actions: usize,
-    ) -> Result<Box<dyn Policy>, String> {
-        let _ = (path, observation, game, obs_len, num_actions);
+    /// `observation`; it must take the `wanted` game's observation and score
+    /// its actions. The reason when it cannot be loaded.
+    fn load_onnx(&self, path: &Path, observation: Option<u32>, wanted: Wanted<'_>) -> Result<Box<dyn Policy>, String> {
+        let _ = (path, observation, wanted);
         Err("this program cannot run ONNX models (the `bones` binary and the Python package can)".to_string())
     }
 

@@ -55,7 +55,7 @@ use rand::Rng;
 
 use crate::agent::{Agent, AgentRng, Explained};
 use crate::pimc::{declaration_values, public_actions, ranked, PimcAgent, WorldSampler};
-use crate::policy::{legal_prob, Policy, PolicyLoader, NO_LOADER};
+use crate::policy::{legal_prob, Policy, PolicyLoader, Wanted, NO_LOADER};
 use crate::spec::{AgentSpec, Bidding, Continuation, SearchOptions, SpecError};
 
 /// The policy-guided search agent (see the module docs).
@@ -96,7 +96,7 @@ impl SearchAgent {
             })?,
         };
         let policy = loader
-            .load(&path, game.name(), game.obs_len(), game.num_actions())
+            .load(&path, Wanted::of(game))
             .map_err(|reason| SpecError::BadModel { spec: spec.to_string(), reason })?;
         Ok(SearchAgent::new(policy, options.clone(), game.obs_len()))
     }

@@ -10,6 +10,7 @@
 //! ```
 
 use bones_agents::pimc::{public_actions, replay, Constraints};
+use bones_agents::policy::Wanted;
 use bones_agents::spec::{Bidding, SearchOptions, DEFAULT_INFOSET_TRICKS, DEFAULT_SEARCH_WORLDS};
 use bones_agents::{
     legal_prob, Agent, AgentFactory, AgentRng, AgentSpec, Continuation, Policy, PolicyLoader, SearchAgent, SpecError,
@@ -42,7 +43,8 @@ impl Policy for Slope {
 struct SlopeLoader;
 
 impl PolicyLoader for SlopeLoader {
-    fn load(&self, path: &Path, game: &str, _obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String> {
+    fn load(&self, path: &Path, wanted: Wanted<'_>) -> Result<Box<dyn Policy>, String> {
+        let Wanted { game, num_actions, .. } = wanted;
         if game != "texas42" {
             return Err(format!("not a {game} policy"));
         }

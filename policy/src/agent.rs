@@ -14,6 +14,7 @@ use crate::inference::{choose, legal_probs, Actor};
 use crate::model::PolicyNet;
 use crate::onnx::OnnxPolicy;
 use crate::sparse::SparseRows;
+use bones_agents::policy::Wanted;
 use bones_agents::{AgentFactory, AgentRng, Policy as DecidePolicy, PolicyLoader};
 use bones_env::{Action, ActionMask};
 use burn::prelude::*;
@@ -302,28 +303,20 @@ impl DecidePolicy for PolicyAgent {
 pub struct ModelLoader;
 
 impl PolicyLoader for ModelLoader {
-    fn load(
-        &self,
-        path: &Path,
-        game: &str,
-        obs_len: usize,
-        num_actions: usize,
-    ) -> Result<Box<dyn DecidePolicy>, String> {
-        Ok(Box::new(PolicyAgent::load(path, game, obs_len, num_actions)?))
+    fn load(&self, path: &Path, wanted: Wanted<'_>) -> Result<Box<dyn DecidePolicy>, String> {
+        Ok(Box::new(PolicyAgent::load(path, wanted.game, wanted.obs_len, wanted.num_actions)?))
     }
 
     fn load_onnx(
         &self,
         path: &Path,
         observation: Option<u32>,
-        game: &str,
-        obs_len: usize,
-        num_actions: usize,
+        wanted: Wanted<'_>,
     ) -> Result<Box<dyn DecidePolicy>, String> {
-        match OnnxPolicy::load(path, observation, game, obs_len, num_actions) {
-            Ok(policy) => Ok(Box::new(policy)),
-            Err(e) => Err(e.to_string()),
-        }
+        let Wanted { game, obs_len, num_actions } = wanted;
+        OnnxPolicy::load(path, observation, game, obs_len, num_actions)
+            .map(|policy| Box::new(policy) as Box<dyn DecidePolicy>)
+            .map_err(|e| e.to_string())
     }
 
     fn shipped(&self, game: &str) -> Option<PathBuf> {

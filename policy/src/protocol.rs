@@ -242,14 +242,17 @@ type Agents = HashMap<&'static str, Box<dyn GameTables>>;
 
 /// The agent's tables of one game, whatever its type.
 trait GameTables: Send {
-    /// The agent's move for `seat` at the position `given` (of this game).
-    fn decide(
-        &mut self,
-        given: &Given<'_>,
-        spec: &AgentSpec,
-        rng: &mut AgentRng,
-        seat: u64,
-    ) -> Result<&'static str, ServeError>;
+    /// The agent's move for the asked seat at the asked position (of this game).
+    fn decide(&mut self, ask: Ask<'_, '_>) -> Result<&'static str, ServeError>;
+}
+
+/// What a request asks of an agent: its move for `seat` at the position
+/// `given`, drawing from `rng`.
+struct Ask<'a, 'g> {
+    given: &'a Given<'g>,
+    spec: &'a AgentSpec,
+    rng: &'a mut AgentRng,
+    seat: u64,
 }
 
 /// The agent's tables of the game `G`, one per rules (players included), each
@@ -262,13 +265,8 @@ struct Tables<G: AgentGame> {
 }
 
 impl<G: AgentGame> GameTables for Tables<G> {
-    fn decide(
-        &mut self,
-        given: &Given<'_>,
-        spec: &AgentSpec,
-        rng: &mut AgentRng,
-        seat: u64,
-    ) -> Result<&'static str, ServeError> {
+    fn decide(&mut self, ask: Ask<'_, '_>) -> Result<&'static str, ServeError> {
+        let Ask { given, spec, rng, seat } = ask;
         let (game, state) = match given {
             Given::Record(record) => load_record_of(&self.kind, record).map_err(ServeError::record)?,
             Given::View(view) => G::position(view).map_err(|e| ServeError::Request(e.to_string()))?,
@@ -311,18 +309,12 @@ impl<G: AgentGame> GameTables for Tables<G> {
 
 /// An agent's move on a position: the game's tables (built on its first
 /// use) set to the position and asked.
-fn agent_move(
-    given: &Given<'_>,
-    spec: &AgentSpec,
-    agents: &mut Agents,
-    rng: &mut AgentRng,
-    seat: u64,
-) -> Result<&'static str, ServeError> {
-    let kind = given.game()?;
+fn agent_move(agents: &mut Agents, ask: Ask<'_, '_>) -> Result<&'static str, ServeError> {
+    let kind = ask.given.game()?;
     let tables = agents.entry(kind.name()).or_insert_with(
         || on_game!(kind, g => Box::new(Tables { kind: g, by_rules: HashMap::new() }) as Box<dyn GameTables>),
     );
-    tables.decide(given, spec, rng, seat)
+    tables.decide(ask)
 }
 
 /// The server: lazily loaded models (one per game) and the sampling stream, or
@@ -408,7 +400,7 @@ impl Server {
         if let Some((spec, agents)) = self.agent.as_mut() {
             let mut fresh = AgentRng::seed_from_u64(0);
             let rng = self.rng.as_mut().unwrap_or(&mut fresh);
-            let action = agent_move(&position, spec, agents, rng, seat)?;
+            let action = agent_move(agents, Ask { given: &position, spec, rng, seat })?;
             let mut reply = Map::new();
             reply.insert("action".into(), json!(action));
             return Ok(reply);

@@ -2,6 +2,7 @@
 //! burn policy of the same folder (`model:PATH`) does, and every mismatch
 //! between a network and the game is refused with a reason.
 
+use bones_agents::policy::Wanted;
 use bones_agents::{AgentFactory, AgentRng, AgentSpec, PolicyLoader};
 use bones_env::rules::DoublesRules;
 use bones_env::{Doubles, Env, Episode, Game, Texas42, Texas42Rules};
@@ -52,10 +53,9 @@ impl Parity {
 /// two policies at every decision: the action, and every logit, one
 /// observation at a time and all of them in one batch.
 fn compare<G: Game>(game: G, dir: &Path, episodes: u64) -> Parity {
-    let (obs_len, num_actions) = (game.obs_len(), game.num_actions());
-    let mut burn = ModelLoader.load(dir, game.name(), obs_len, num_actions).unwrap_or_else(|e| panic!("model: {e}"));
-    let mut onnx =
-        ModelLoader.load_onnx(dir, None, game.name(), obs_len, num_actions).unwrap_or_else(|e| panic!("onnx: {e}"));
+    let num_actions = game.num_actions();
+    let mut burn = ModelLoader.load(dir, Wanted::of(&game)).unwrap_or_else(|e| panic!("model: {e}"));
+    let mut onnx = ModelLoader.load_onnx(dir, None, Wanted::of(&game)).unwrap_or_else(|e| panic!("onnx: {e}"));
     let mut env = Env::new(game, Episode::Hand);
     let (mut rng_a, mut rng_b) = (AgentRng::seed_from_u64(7), AgentRng::seed_from_u64(7));
     let mut mover = AgentRng::seed_from_u64(11);
@@ -146,7 +146,7 @@ fn refusal(path: &Path, observation: Option<u32>, game: &str) -> String {
         "texas42" => (Texas42::new(Texas42Rules::STANDARD).obs_len(), 61),
         _ => (Doubles::new(DoublesRules::default()).obs_len(), 58),
     };
-    match ModelLoader.load_onnx(path, observation, game, obs_len, num_actions) {
+    match ModelLoader.load_onnx(path, observation, Wanted { game, obs_len, num_actions }) {
         Ok(_) => panic!("{} loaded for {game}", path.display()),
         Err(reason) => reason,
     }

@@ -130,20 +130,20 @@ impl Agent {
         let g = any_game(game, rules, players)?;
         let spec = AgentSpec::parse(spec).map_err(spec_error)?;
         let agent = on_game!(g, x => Build(&spec).visit(x))?;
+        let wanted =
+            bones_agents::policy::Wanted { game: g.name(), obs_len: g.obs_len(), num_actions: g.num_actions() };
         let from_obs = match &spec {
             AgentSpec::Random => FromObs::Random,
-            AgentSpec::Model { path } => FromObs::Policy(
-                bones_policy::agent::ModelLoader.load(path, g.name(), g.obs_len(), g.num_actions()).map_err(
+            AgentSpec::Model { path } => {
+                FromObs::Policy(bones_policy::agent::ModelLoader.load(path, wanted).map_err(|reason| {
+                    spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason })
+                })?)
+            }
+            AgentSpec::Onnx { path, observation } => {
+                FromObs::Policy(bones_policy::agent::ModelLoader.load_onnx(path, *observation, wanted).map_err(
                     |reason| spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason }),
-                )?,
-            ),
-            AgentSpec::Onnx { path, observation } => FromObs::Policy(
-                bones_policy::agent::ModelLoader
-                    .load_onnx(path, *observation, g.name(), g.obs_len(), g.num_actions())
-                    .map_err(|reason| {
-                        spec_error(bones_agents::SpecError::BadModel { spec: spec.to_string(), reason })
-                    })?,
-            ),
+                )?)
+            }
             _ => FromObs::No,
         };
         Ok(Agent { game: g, spec, seed, inner: Mutex::new((agent, AgentRng::seed_from_u64(seed), from_obs)) })

@@ -21,7 +21,7 @@ pub use hand::{review_game, review_hand, ChoiceReview, HandReview, PlayReview};
 
 use crate::agent::{Agent, AgentRng, ViewOf};
 use crate::heuristic::texas42::Texas42Heuristic;
-use crate::policy::{ObservingAgent, PolicyLoader};
+use crate::policy::{ObservingAgent, PolicyLoader, Wanted};
 use crate::solver::Solver;
 use crate::spec::{AgentSpec, SpecError};
 use crate::table::Played;
@@ -77,7 +77,7 @@ impl Reviewer {
         let (other, spec) = match models.shipped("texas42") {
             Some(path) => {
                 let spec = AgentSpec::Model { path: path.clone() }.to_string();
-                match models.load(&path, game.name(), game.obs_len(), game.num_actions()) {
+                match models.load(&path, Wanted::of(&game)) {
                     Ok(policy) => {
                         let agent: Box<dyn Agent<Texas42View>> = Box::new(ObservingAgent::new(policy, game.obs_len()));
                         (agent, spec)

@@ -152,7 +152,7 @@ mod tests {
 
     struct Models(Option<PathBuf>);
     impl PolicyLoader for Models {
-        fn load(&self, _: &Path, _: &str, _: usize, _: usize) -> Result<Box<dyn bones_agents::Policy>, String> {
+        fn load(&self, _: &Path, _: bones_agents::policy::Wanted<'_>) -> Result<Box<dyn bones_agents::Policy>, String> {
             Err("not in this test".into())
         }
         fn shipped(&self, _: &str) -> Option<PathBuf> {

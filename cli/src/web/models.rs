@@ -4,6 +4,7 @@
 //! panicked while one bot asked it is never asked again: the bots holding it
 //! fail (their games end, saying why) and the next game loads it afresh.
 
+use bones_agents::policy::Wanted;
 use bones_agents::{AgentRng, Policy, PolicyLoader};
 use bones_env::{Action, ActionMask};
 use bones_policy::agent::PolicyAgent;
@@ -33,8 +34,8 @@ impl SharedModels {
 }
 
 impl PolicyLoader for SharedModels {
-    fn load(&self, path: &Path, game: &str, obs_len: usize, num_actions: usize) -> Result<Box<dyn Policy>, String> {
-        let key = (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), game.to_string());
+    fn load(&self, path: &Path, wanted: Wanted<'_>) -> Result<Box<dyn Policy>, String> {
+        let key = (std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()), wanted.game.to_string());
         // Only the map's own methods run under this lock: a poisoned one still holds a whole map.
         let mut loaded = self.loaded.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(agent) = loaded.get(&key) {
@@ -43,7 +44,7 @@ impl PolicyLoader for SharedModels {
             }
             loaded.remove(&key);
         }
-        let agent = Arc::new(Mutex::new(PolicyAgent::load(path, game, obs_len, num_actions)?));
+        let agent = Arc::new(Mutex::new(PolicyAgent::load(path, wanted.game, wanted.obs_len, wanted.num_actions)?));
         if loaded.len() < MAX_MODELS {
             loaded.insert(key, agent.clone());
         }
@@ -51,15 +52,8 @@ impl PolicyLoader for SharedModels {
     }
 
     /// ONNX networks are not kept: each bot loads its own (see `ModelLoader`).
-    fn load_onnx(
-        &self,
-        path: &Path,
-        observation: Option<u32>,
-        game: &str,
-        obs_len: usize,
-        num_actions: usize,
-    ) -> Result<Box<dyn Policy>, String> {
-        bones_policy::agent::ModelLoader.load_onnx(path, observation, game, obs_len, num_actions)
+    fn load_onnx(&self, path: &Path, observation: Option<u32>, wanted: Wanted<'_>) -> Result<Box<dyn Policy>, String> {
+        bones_policy::agent::ModelLoader.load_onnx(path, observation, wanted)
     }
 
     fn shipped(&self, game: &str) -> Option<PathBuf> {

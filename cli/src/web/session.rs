@@ -366,7 +366,7 @@ impl<G: TableGame> Play<G> {
     fn network_probs(&self, view: &ViewOf<G>, models: &dyn PolicyLoader) -> Option<Vec<f32>> {
         let game = self.table.game();
         let path = models.shipped(game.name())?;
-        let mut policy = models.load(&path, game.name(), game.obs_len(), game.num_actions()).ok()?;
+        let mut policy = models.load(&path, bones_agents::policy::Wanted::of(game)).ok()?;
         let mut obs = vec![0.0; game.obs_len()];
         view.observe(&mut obs);
         let logits = policy.logits(&obs, 1);
