@@ -221,29 +221,24 @@ pub trait Registered: Game {
     fn of_any_state(state: AnyState<'_>) -> Option<&Self::State>;
 }
 
-impl Registered for Texas42 {
-    fn any_state(state: &Texas42State) -> AnyState<'_> {
-        AnyState::Texas42(state)
-    }
-    fn of_any_state(state: AnyState<'_>) -> Option<&Texas42State> {
-        match state {
-            AnyState::Texas42(s) => Some(s),
-            _ => None,
+/// `impl Registered for $game`, whose states are `AnyState::$variant`.
+macro_rules! registered {
+    ($($game:ident => $variant:ident),* $(,)?) => {$(
+        impl Registered for $game {
+            fn any_state(state: &<$game as Game>::State) -> AnyState<'_> {
+                AnyState::$variant(state)
+            }
+            fn of_any_state(state: AnyState<'_>) -> Option<&<$game as Game>::State> {
+                match state {
+                    AnyState::$variant(s) => Some(s),
+                    _ => None,
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl Registered for Doubles {
-    fn any_state(state: &DoublesState) -> AnyState<'_> {
-        AnyState::Doubles(state)
-    }
-    fn of_any_state(state: AnyState<'_>) -> Option<&DoublesState> {
-        match state {
-            AnyState::Doubles(s) => Some(s),
-            _ => None,
-        }
-    }
-}
+registered!(Texas42 => Texas42, Doubles => Doubles);
 
 /// A game of the registry, with its rules (and player count).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
