@@ -12,6 +12,11 @@ pub struct Segment {
     pub doc: &'static str,
 }
 
+/// A segment of a layout table: `name`, `len` floats, holding what `doc` says.
+pub const fn seg(name: &'static str, len: usize, doc: &'static str) -> Segment {
+    Segment { name, len, doc }
+}
+
 /// Total length of a layout.
 pub const fn layout_len(segments: &[Segment]) -> usize {
     let mut n = 0;

@@ -7,7 +7,7 @@
 
 use super::facts::SeatFacts;
 use super::play::{End, BONEYARD_FLOOR, NO_SEAT};
-use crate::observe::{layout_len, ObsWriter, Segment};
+use crate::observe::{layout_len, seg, ObsWriter, Segment};
 use crate::rules::BlockedTie;
 
 /// Version of the Doubles observation layout; bump on any change.
@@ -15,10 +15,6 @@ pub const OBS_VERSION_DOUBLES: u32 = 1;
 
 /// Play-index buckets: index / 4, so 0..6.
 const BUCKETS: usize = 7;
-
-const fn seg(name: &'static str, len: usize, doc: &'static str) -> Segment {
-    Segment { name, len, doc }
-}
 
 /// The Doubles observation layout, in order.
 pub const OBS_SEGMENTS_DOUBLES: [Segment; 26] = [

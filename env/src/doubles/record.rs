@@ -12,7 +12,6 @@ use crate::record::fields::{self, keys_of};
 use crate::record::json::{check_keys, domino_names, parse_domino_list, parse_hand_lists, RecordError};
 use crate::record::typed::{deal_keys, get_rules, typed_record, DealKeys, Dealt, TypedRecord};
 use crate::rules::DoublesRules;
-use serde::Deserializer;
 use serde_json::{json, Map, Value};
 
 typed_record! {
@@ -23,7 +22,7 @@ typed_record! {
     /// serialize in this order, absent ones left out; deserializing refuses
     /// unknown keys and checks the types; [`TypedRecord::from_json`] checks
     /// everything `bones replay` checks, with its messages.
-    pub struct DoublesRecord("doubles", "doubles_name") {
+    pub struct DoublesRecord("doubles") {
         /// Players, 2..=4 (over the rules' `players`; absent: the rules').
         #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
         pub players: Option<u8>,
@@ -47,10 +46,6 @@ typed_record! {
         #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::round_episode")]
         pub episode: Option<Episode>,
     }
-}
-
-fn doubles_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    fields::game_name(d, "doubles")
 }
 
 impl DoublesRecord {

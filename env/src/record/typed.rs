@@ -19,14 +19,14 @@ pub type Replayed<G> = (G, Series<G>, Value);
 
 /// Declares a game's typed record: the struct (keys serialize in field order,
 /// unknown keys are refused) with its `game` key first (read by the
-/// deserializer named `$check`), then the game's own keys as given (all
+/// deserializer it writes, `record_game`), then the game's own keys as given (all
 /// optional), then the keys every record ends with: `actions`, `annotations`,
 /// `expect` and `result`. Its `empty(actions)` is the record of `$game` with
 /// every optional key absent, which the constructors start from.
 macro_rules! typed_record {
     (
         $(#[$doc:meta])*
-        pub struct $name:ident($game:literal, $check:literal) {
+        pub struct $name:ident($game:literal) {
             $($(#[$key_doc:meta])* pub $key:ident: Option<$ty:ty>,)*
         }
     ) => {
@@ -35,7 +35,7 @@ macro_rules! typed_record {
         #[serde(deny_unknown_fields)]
         pub struct $name {
             #[doc = concat!("`\"", $game, "\"`.")]
-            #[serde(deserialize_with = $check)]
+            #[serde(deserialize_with = "record_game")]
             pub game: String,
             $($(#[$key_doc])* pub $key: Option<$ty>,)*
             /// The actions in order, by name.
@@ -55,6 +55,11 @@ macro_rules! typed_record {
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[serde(deserialize_with = "crate::record::fields::present")]
             pub result: Option<serde_json::Value>,
+        }
+
+        /// Reads a record's `game`, which must be this game's.
+        fn record_game<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+            crate::record::fields::game_name(d, $game)
         }
 
         impl $name {

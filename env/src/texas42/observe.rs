@@ -16,7 +16,7 @@ use super::hand::Phase;
 use super::play::{winning_play, SuitTable};
 use crate::action::Action;
 use crate::domino::{Domino, DominoSet};
-use crate::observe::{layout_len, ObsWriter, Segment};
+use crate::observe::{layout_len, seg, ObsWriter, Segment};
 use crate::rules::{AllPass, NelloDoubles, Scoring, Variant};
 
 /// Version of the Texas 42 observation layout; bump on any change.
@@ -24,10 +24,6 @@ pub const OBS_VERSION_42: u32 = 2;
 
 /// Bid one-hot width: `pass`, `30`..`41`, `1m`..`7m`, `plunge`, `splash`.
 const BIDS: usize = 22;
-
-const fn seg(name: &'static str, len: usize, doc: &'static str) -> Segment {
-    Segment { name, len, doc }
-}
 
 /// The Texas 42 observation layout, in order.
 pub const OBS_SEGMENTS_42: [Segment; 27] = [

@@ -14,7 +14,6 @@ use crate::record::fields::{self, keys_of};
 use crate::record::json::{check_keys, domino_names, parse_hand_lists, RecordError};
 use crate::record::typed::{deal_keys, get_rules, typed_record, DealKeys, Dealt, TypedRecord};
 use crate::rules::{Scoring, Texas42Rules};
-use serde::Deserializer;
 use serde_json::{json, Map, Value};
 
 typed_record! {
@@ -25,7 +24,7 @@ typed_record! {
     /// ones left out; deserializing refuses unknown keys and checks the types;
     /// [`TypedRecord::from_json`] checks everything `bones replay` checks, with
     /// its messages.
-    pub struct Texas42Record("texas42", "texas42_name") {
+    pub struct Texas42Record("texas42") {
         /// The rules object as written (a `preset` and rule keys, docs/rules.md);
         /// absent: the standard rules.
         #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
@@ -44,10 +43,6 @@ typed_record! {
         #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::episode")]
         pub episode: Option<Episode>,
     }
-}
-
-fn texas42_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
-    fields::game_name(d, "texas42")
 }
 
 impl Texas42Record {
