@@ -356,13 +356,20 @@ impl<V: SeatView> Agent<V> for Cheat {
     }
 }
 
-fn refused_agent_is_an_error<G: AgentGame>(game: G) {
+/// A hand of `game` dealt from seed 6 with `agent` alone, in the seat that
+/// acts first: the table, that seat, and the state's bytes before anyone acts.
+fn alone_in_the_first_seat<G: AgentGame>(game: G, agent: Box<dyn Agent<ViewOf<G>>>) -> (Table<G>, usize, String) {
     let mut seats: Seats<G> = (0..game.num_players()).map(|_| None).collect();
-    let board = Bare::dealt(game.clone(), 6, Episode::Hand);
+    let board = Bare::dealt(game, 6, Episode::Hand);
     let first = board.to_move().unwrap();
-    seats[first] = Some(Box::new(Cheat));
-    let mut table = Table::new(board, seats, rng(6));
+    seats[first] = Some(agent);
+    let table = Table::new(board, seats, rng(6));
     let state = bytes(table.state());
+    (table, first, state)
+}
+
+fn refused_agent_is_an_error<G: AgentGame>(game: G) {
+    let (mut table, first, state) = alone_in_the_first_seat(game, Box::new(Cheat));
     let e: AgentError<_> = table.advance().unwrap_err();
     assert_eq!(e.seat, first);
     match &e.refusal {
@@ -396,12 +403,7 @@ impl<V: SeatView> Agent<V> for Panicky {
 }
 
 fn panicking_agent_is_a_failure<G: AgentGame>(game: G) {
-    let mut seats: Seats<G> = (0..game.num_players()).map(|_| None).collect();
-    let board = Bare::dealt(game.clone(), 6, Episode::Hand);
-    let first = board.to_move().unwrap();
-    seats[first] = Some(Box::new(Panicky));
-    let mut table = Table::new(board, seats, rng(6));
-    let state = bytes(table.state());
+    let (mut table, first, state) = alone_in_the_first_seat(game, Box::new(Panicky));
     let e: AgentError<_> = table.advance().unwrap_err();
     assert_eq!(e.seat, first);
     assert!(matches!(e.refusal, Refusal::Failed(_)), "{e:?}");
