@@ -1,7 +1,7 @@
 //! Why a training run stopped with an error.
 
 use crate::checkpoint;
-use crate::rollout::RolloutError;
+use crate::rollout::check::RolloutError;
 use bones_agents::arena::ArenaError;
 use bones_agents::AgentFailure;
 use std::path::PathBuf;

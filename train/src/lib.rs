@@ -28,6 +28,7 @@ pub mod config;
 pub mod critic;
 mod error;
 pub mod eval;
+mod layout;
 pub mod log;
 mod networks;
 pub mod ppo;
@@ -39,4 +40,5 @@ pub mod training;
 mod worker;
 
 pub use config::TrainConfig;
-pub use training::{train, Summary, TrainError};
+pub use layout::train;
+pub use training::{Summary, TrainError};

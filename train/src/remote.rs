@@ -40,7 +40,7 @@ pub use crate::error::ShardError;
 use crate::error::TrainError;
 use crate::networks::Networks;
 use crate::profile::Phase;
-use crate::rollout::{RolloutShape, UncheckedRollout};
+use crate::rollout::check::{RolloutShape, UncheckedRollout};
 use crate::schedule::{drive, rollout_stream, shard_games, step, RolloutShard, Transport};
 use crate::training::{Progress, Run, Summary};
 use bones_agents::AgentGame;
@@ -50,24 +50,15 @@ use burn::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
-use wire::{decode_reason, encode, PoolMsg, RunId, ShardMsg, WeightsMsg, POOL_TAG, SHARD_TAG, WEIGHTS_TAG};
+use wire::{
+    check_config, decode_reason, encode, PoolMsg, RunId, ShardMsg, WeightsMsg, POOL_TAG, SHARD_TAG, WEIGHTS_TAG,
+};
 pub use worker::RolloutWorker;
 
 #[cfg(test)]
 mod fuzz;
 mod wire;
 mod worker;
-
-/// Checks what both halves need of a config: a valid one, with workers.
-fn check_config(cfg: &TrainConfig) -> Result<(), TrainError> {
-    cfg.validate().map_err(TrainError::Config)?;
-    if cfg.run.workers == 0 {
-        return Err(TrainError::Config(
-            "`workers` is 0: a learner fed by rollout workers needs the number of workers (at least 1)".into(),
-        ));
-    }
-    Ok(())
-}
 
 /// The learner: the run's folder, networks, optimizer, pool and counters.
 pub struct Learner {

@@ -10,7 +10,7 @@
 //! of the seat's current observation.
 //!
 //! A rollout that arrives as bytes (a remote worker's shard) is an
-//! [`UncheckedRollout`] until [`UncheckedRollout::check`] has found every
+//! [`check::UncheckedRollout`] until [`check::UncheckedRollout::check`] has found every
 //! index, size and number in it consistent: only then is it a [`Rollout`],
 //! which the update indexes without looking again.
 
@@ -227,8 +227,7 @@ impl Rollout {
     }
 }
 
-mod check;
-pub use check::{Place, RolloutError, RolloutShape, UncheckedRollout, MAX_MAGNITUDE, MIN_LOGP};
+pub mod check;
 
 #[cfg(test)]
 mod tests {

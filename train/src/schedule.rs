@@ -66,6 +66,18 @@ pub(crate) struct Job {
     pub(crate) pool: Option<Vec<Actor>>,
 }
 
+/// The job of the rollout of update `update` in `run`: the current networks
+/// `nets` as its behaviour policy, and the pool when `pool` (it changed since
+/// it last went out).
+pub(crate) fn job<G: AgentGame>(run: &Run<G>, nets: &Networks, update: u64, pool: bool) -> Job {
+    Job {
+        update,
+        policy: run.actor(&nets.model),
+        critic: nets.critic.as_ref().map(|c| run.critic(c)),
+        pool: pool.then(|| run.pool.clone()),
+    }
+}
+
 /// A slot's rollout of its shard of the games.
 pub(crate) struct RolloutShard {
     pub(crate) rollout: Rollout,
@@ -198,7 +210,7 @@ impl<G: AgentGame> InProcess<G> {
 
 impl<G: AgentGame> Transport<G> for InProcess<G> {
     fn send(&mut self, run: &Run<G>, nets: &Networks, update: u64, pool: bool) -> Result<(), TrainError> {
-        self.job = Some(run.job(update, nets, pool));
+        self.job = Some(job(run, nets, update, pool));
         Ok(())
     }
 

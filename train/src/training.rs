@@ -6,12 +6,11 @@
 //! `critic = "oracle"` the advantages come from a separate critic that also sees
 //! every hidden hand (training only).
 //!
-//! [`train`] sets the run up and hands it to the schedule (`schedule::drive`,
+//! [`train`](crate::train) sets the run up and hands it to the schedule (`schedule::drive`,
 //! one for every layout: the synchronous loop's one rollout slot in process,
 //! `workers = N` threads, or remote workers); each step of a run is a method
 //! of the private `Run` (the run's state), in the order they come: `setup`
-//! (with `networks::load_or_init`), `collector`, `job` (the weights a rollout
-//! is played with), then per update `learn` (`update`, `log_metrics`,
+//! (with `networks::load_or_init`), `collector`, then per update `learn` (`update`, `log_metrics`,
 //! `add_to_pool`, `evaluate`, `checkpoint`), and `finish`.
 
 use crate::checkpoint::{self, critic_config, policy_config, Contents, Resume, RunState, BEST_EVAL};
@@ -25,8 +24,6 @@ use crate::networks::{load_or_init, load_record, Networks};
 use crate::ppo::{self, UpdateStats};
 use crate::profile::{peak_rss_bytes, Phase, Profile};
 use crate::rollout::Rollout;
-use crate::schedule::{drive, InProcess, Job};
-use crate::worker::on_threads;
 use bones_agents::arena::ArenaError;
 use bones_agents::AgentGame;
 use bones_env::{Game, VecEnv};
@@ -71,30 +68,6 @@ impl Progress for () {
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     move |source| TrainError::Io { path: path.display().to_string(), source }
-}
-
-/// Runs (or resumes) a training run of `game` into `out`: its rollouts
-/// played in process with `workers = 0` (the synchronous loop), else on
-/// worker threads (`worker`), on the one schedule of `schedule`.
-pub fn train<G: AgentGame>(
-    game: G,
-    cfg: &TrainConfig,
-    out: &Path,
-    resume: bool,
-    device: Device,
-    progress: &mut dyn Progress,
-) -> Result<Summary, TrainError> {
-    let (mut run, nets) = Run::setup(game, cfg, out, resume, device)?;
-    for line in std::mem::take(&mut run.notes) {
-        progress.note(&line);
-    }
-    let nets = if cfg.run.workers > 0 {
-        on_threads(&mut run, nets, progress)?
-    } else {
-        let mut slot = InProcess::new(&run)?;
-        drive(&mut run, nets, &mut slot, progress)?
-    };
-    run.finish(&nets)
 }
 
 /// This session's start (a resumed run's speeds count only its own session).
@@ -275,17 +248,6 @@ impl<G: AgentGame> Run<G> {
         let synchronous = self.cfg.run.workers == 0;
         let saved = self.saved_games.get(worker).filter(|_| synchronous).map(Vec::as_slice);
         Collector::new(&self.game, &self.cfg, &self.device, self.dims, (worker, games), &self.state, saved)
-    }
-
-    /// The job of the rollout of update `update`: the current weights, and
-    /// the pool when `pool` (it changed since it last went out).
-    pub(crate) fn job(&self, update: u64, nets: &Networks, pool: bool) -> Job {
-        Job {
-            update,
-            policy: self.actor(&nets.model),
-            critic: nets.critic.as_ref().map(|c| self.critic(c)),
-            pool: pool.then(|| self.pool.clone()),
-        }
     }
 
     /// Steps 2-5 of the loop for one rollout (its games' `episodes`; `games`,

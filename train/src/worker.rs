@@ -7,7 +7,7 @@
 use crate::error::TrainError;
 use crate::networks::Networks;
 use crate::profile::Phase;
-use crate::schedule::{drive, play, shard_games, Job, RolloutShard, Transport};
+use crate::schedule::{drive, job, play, shard_games, Job, RolloutShard, Transport};
 use crate::training::{Progress, Run};
 use bones_agents::AgentGame;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
@@ -66,7 +66,7 @@ struct Threads {
 
 impl<G: AgentGame> Transport<G> for Threads {
     fn send(&mut self, run: &Run<G>, nets: &Networks, update: u64, pool: bool) -> Result<(), TrainError> {
-        let job = run.job(update, nets, pool);
+        let job = job(run, nets, update, pool);
         for tx in &self.jobs {
             // A worker that stopped is reported when its shard is awaited.
             let _ = tx.send(job.clone());

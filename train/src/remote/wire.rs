@@ -89,7 +89,7 @@ pub(super) struct PoolMsg {
 }
 
 /// One worker's shard of the rollout of one update (`R`: a
-/// [`Rollout`](crate::rollout::Rollout) as sent, an [`UncheckedRollout`](crate::rollout::UncheckedRollout) as received).
+/// [`Rollout`](crate::rollout::Rollout) as sent, an [`UncheckedRollout`](crate::rollout::check::UncheckedRollout) as received).
 #[derive(Serialize, Deserialize)]
 pub(super) struct ShardMsg<R> {
     pub(super) run: RunId,
@@ -151,4 +151,15 @@ pub(super) fn decode_reason<T: DeserializeOwned>(tag: [u8; 8], what: &'static st
         return Err(format!("{} bytes past the end of the message", body.len() - used));
     }
     Ok(msg)
+}
+
+/// Checks what both halves need of a config: a valid one, with workers.
+pub(super) fn check_config(cfg: &TrainConfig) -> Result<(), TrainError> {
+    cfg.validate().map_err(TrainError::Config)?;
+    if cfg.run.workers == 0 {
+        return Err(TrainError::Config(
+            "`workers` is 0: a learner fed by rollout workers needs the number of workers (at least 1)".into(),
+        ));
+    }
+    Ok(())
 }

@@ -1,8 +1,9 @@
 //! The remote actor-learner's worker half: a [`RolloutWorker`] owns one
 //! shard of a run's games and plays each rollout with the weights it is sent.
 
-use super::check_config;
-use super::wire::{decode, encode, PoolMsg, RngState, RunId, ShardMsg, WeightsMsg, POOL_TAG, SHARD_TAG, WEIGHTS_TAG};
+use super::wire::{
+    check_config, decode, encode, PoolMsg, RngState, RunId, ShardMsg, WeightsMsg, POOL_TAG, SHARD_TAG, WEIGHTS_TAG,
+};
 use crate::checkpoint::{critic_config, policy_config, RunState};
 use crate::collector::{Behaviour, Collector, Dims};
 use crate::config::TrainConfig;
