@@ -6,15 +6,17 @@
 
 use crate::errors::BonesError;
 use crate::game::to_json;
-use bones_train::config::field_path;
-use bones_train::remote;
+use bones_train::checkpoint::RunState;
+use bones_train::config::flags::{FlagValue, FLAGS};
+use bones_train::remote::{self, ByteTransport};
+use bones_train::training::Progress;
 use bones_train::TrainConfig;
 use burn::prelude::Device;
 use pyo3::create_exception;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 create_exception!(
     bones,
@@ -55,20 +57,54 @@ fn train_config(config: &str, workers: Option<usize>, overrides: Option<&Bound<'
         TrainConfig::load(config)
     }
     .map_err(|e| bad(e.to_string()))?;
-    let mut fields = serde_json::to_value(&cfg).map_err(|e| bad(e.to_string()))?;
+    let mut given: Vec<(String, serde_json::Value)> = Vec::new();
     if let Some(w) = workers {
-        fields["run"]["workers"] = w.into();
+        given.push(("run.workers".into(), w.into()));
     }
     if let Some(o) = overrides {
         for (key, value) in o.iter() {
             let key: String = key.extract().map_err(|_| bad("override keys are config field names".into()))?;
-            let (section, name) = field_path(&key).ok_or_else(|| bad(format!("`{key}` is not a config field")))?;
-            fields[section][name] = to_json(&value)?;
+            given.push((key, to_json(&value)?));
         }
     }
-    let cfg: TrainConfig = serde_json::from_value(fields).map_err(|e| bad(e.to_string()))?;
     // Checks the result as a config file would be checked.
-    TrainConfig::from_toml(&cfg.to_toml(), "the config").map_err(|e| bad(e.to_string()))
+    cfg.with_overrides(given.iter().map(|(k, v)| (k.as_str(), v.clone()))).map_err(|e| bad(e.to_string()))
+}
+
+/// `bones train`'s flags, from bones-train's one table of them: a list of
+/// dicts with `name`, `kind` (`switch`, `text`, `whole` or `game`), `shown`
+/// (the value's name in usage lines), `min` and `max` (of a whole number),
+/// `words` (the values a `game` takes), `default`, `field` (the config field
+/// it overrides, `section.key`, or None) and `help`. `python -m bones.ray
+/// train` builds its parser from it.
+#[pyfunction]
+fn train_flags(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyDict>>> {
+    FLAGS
+        .iter()
+        .map(|f| {
+            let d = PyDict::new(py);
+            let kind = match f.value {
+                FlagValue::Switch => "switch",
+                FlagValue::Text { .. } => "text",
+                FlagValue::Whole { .. } => "whole",
+                FlagValue::Game => "game",
+            };
+            let (min, max) = match f.value {
+                FlagValue::Whole { min, max, .. } => (Some(min), Some(max)),
+                _ => (None, None),
+            };
+            d.set_item("name", f.name)?;
+            d.set_item("kind", kind)?;
+            d.set_item("shown", f.value.shown())?;
+            d.set_item("min", min)?;
+            d.set_item("max", max)?;
+            d.set_item("words", f.value.words())?;
+            d.set_item("default", f.default)?;
+            d.set_item("field", f.field)?;
+            d.set_item("help", f.help)?;
+            Ok(d)
+        })
+        .collect()
 }
 
 /// The learner of a run: its folder, networks, optimizer, opponent pool and
@@ -216,6 +252,28 @@ impl Learner {
         self.detached(py, |l| l.update(&shards))
     }
 
+    /// Trains until the run has played its hands, on `bones train --workers
+    /// N`'s schedule, the bytes carried by `transport`: an object with
+    /// `send(update, weights, pool)` (hand every worker the weights of the
+    /// rollout of `update` and have it play that rollout; `pool`, bytes or
+    /// None, is the opponent pool when it changed), `receive(update)` (every
+    /// worker's shard of that rollout, in the workers' order),
+    /// `replace(worker, update, reason)` (a refused shard's worker replaced,
+    /// and its shard of that rollout played again) and `updated(update,
+    /// hands, hands_per_s)` (after every update). An exception raised in
+    /// one of them stops the run and is raised here. Then `finish()`.
+    fn train(&self, py: Python<'_>, transport: Py<PyAny>) -> PyResult<()> {
+        let raised = Arc::new(Mutex::new(None));
+        let mut progress = PyTransport { transport: transport.clone_ref(py), raised: Arc::clone(&raised) };
+        let mut carrier = PyTransport { transport, raised: Arc::clone(&raised) };
+        let result = self.detached(py, |l| l.train(&mut carrier, &mut progress));
+        let raised = raised.lock().ok().and_then(|mut r| r.take());
+        match raised {
+            Some(e) => Err(e),
+            None => result,
+        }
+    }
+
     /// Saves a checkpoint of the current update now; returns its folder.
     fn checkpoint(&self, py: Python<'_>) -> PyResult<String> {
         self.detached(py, |l| l.save().map(|p| p.display().to_string()))
@@ -320,11 +378,87 @@ impl RolloutWorker {
     }
 }
 
+/// A Python object as a [`ByteTransport`] and as the [`Progress`] of
+/// `Learner.train`: its methods are called with the GIL; the first exception
+/// one raises is kept (`raised`) and stops the run.
+struct PyTransport {
+    transport: Py<PyAny>,
+    raised: Arc<Mutex<Option<PyErr>>>,
+}
+
+impl PyTransport {
+    /// `method(args)` on the transport; an exception is kept and the run told to stop.
+    fn call<'py, A: pyo3::call::PyCallArgs<'py>>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        args: A,
+    ) -> Result<Bound<'py, PyAny>, bones_train::TrainError> {
+        if self.raised.lock().map_or(true, |r| r.is_some()) {
+            let reason = "an earlier call raised".to_string();
+            return Err(bones_train::TrainError::Transport { reason });
+        }
+        self.transport.bind(py).call_method1(method, args).map_err(|e| self.stop(method, e))
+    }
+
+    fn stop(&self, method: &str, e: PyErr) -> bones_train::TrainError {
+        let reason = e.to_string();
+        if let Ok(mut raised) = self.raised.lock() {
+            raised.get_or_insert(e);
+        }
+        bones_train::TrainError::Transport { reason: format!("its `{method}` raised {reason}") }
+    }
+
+    fn bytes(&self, method: &str, value: Bound<'_, PyAny>) -> Result<Vec<u8>, bones_train::TrainError> {
+        value.extract::<Vec<u8>>().map_err(|e| self.stop(method, e))
+    }
+}
+
+impl ByteTransport for PyTransport {
+    fn send(&mut self, update: u64, weights: Vec<u8>, pool: Option<Vec<u8>>) -> Result<(), bones_train::TrainError> {
+        Python::attach(|py| {
+            let weights = PyBytes::new(py, &weights);
+            let pool = pool.map(|p| PyBytes::new(py, &p));
+            self.call(py, "send", (update, weights, pool)).map(drop)
+        })
+    }
+
+    fn receive(&mut self, update: u64) -> Result<Vec<Vec<u8>>, bones_train::TrainError> {
+        Python::attach(|py| {
+            let shards = self.call(py, "receive", (update,))?;
+            let shards: Vec<Bound<'_, PyAny>> = shards.extract().map_err(|e| self.stop("receive", e))?;
+            shards.into_iter().map(|s| self.bytes("receive", s)).collect()
+        })
+    }
+
+    fn replace(
+        &mut self,
+        worker: usize,
+        update: u64,
+        why: &bones_train::TrainError,
+    ) -> Result<Vec<u8>, bones_train::TrainError> {
+        Python::attach(|py| {
+            let shard = self.call(py, "replace", (worker, update, why.to_string()))?;
+            self.bytes("replace", shard)
+        })
+    }
+}
+
+impl Progress for PyTransport {
+    fn update(&mut self, state: &RunState, hands_per_s: f64, _decisions_per_s: f64) {
+        // An exception here is kept, and the run stops at the transport's next call.
+        Python::attach(|py| {
+            let _ = self.call(py, "updated", (state.update, state.hands, hands_per_s));
+        });
+    }
+}
+
 /// Registers the classes and the exception.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TrainError", m.py().get_type::<TrainError>())?;
     m.add("ShardRefused", m.py().get_type::<ShardRefused>())?;
     m.add_class::<Learner>()?;
     m.add_class::<RolloutWorker>()?;
+    m.add_function(wrap_pyfunction!(train_flags, m)?)?;
     Ok(())
 }

@@ -5,6 +5,7 @@ use anyhow::{bail, Context, Result};
 use bones_agents::AgentGame;
 use bones_env::{AnyGame, GAMES};
 use bones_train::checkpoint::RunState;
+use bones_train::config::flags::{FlagValue, TrainFlag, FLAGS};
 use bones_train::training::{Progress, Summary};
 use bones_train::{train, TrainConfig, TrainError};
 use burn::prelude::Device;
@@ -22,35 +23,90 @@ pub enum DeviceName {
     Wgpu,
 }
 
-#[derive(clap::Args, Debug)]
+/// `bones train`'s arguments: its flags are bones-train's table of a
+/// training run's flags ([`FLAGS`]), with `--device` after `--resume`.
+#[derive(Debug)]
 pub struct TrainArgs {
-    /// A config preset (cpu-quick, cpu-full, gpu, smoke) or a TOML file.
-    #[arg(long, default_value = "cpu-quick")]
+    /// `--config`.
     pub config: String,
-    /// Run folder (default: `runs/<config name>`).
-    #[arg(long)]
+    /// `--out`.
     pub out: Option<PathBuf>,
-    /// Continue the run in --out from its latest checkpoint.
-    #[arg(long)]
+    /// `--resume`.
     pub resume: bool,
     /// Compute device.
-    #[arg(long, value_enum, default_value = "cpu")]
     pub device: DeviceName,
-    /// Override the config's game.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(GAMES.map(|g| g.name)))]
-    pub game: Option<String>,
-    /// Override the config's Doubles player count.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(2..=4))]
-    pub players: Option<u8>,
-    /// Override the config's total self-play hands.
-    #[arg(long)]
-    pub hands: Option<u64>,
-    /// Override the config's seed.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Override the config's rollout workers (the actor-learner; 0: the synchronous loop).
-    #[arg(long)]
-    pub workers: Option<usize>,
+    /// The config fields the flags given override, with their values.
+    pub overrides: Vec<(&'static str, serde_json::Value)>,
+}
+
+/// The clap argument of a flag of the table.
+fn arg_of(flag: &TrainFlag) -> clap::Arg {
+    let arg = clap::Arg::new(flag.name).long(flag.name).help(flag.help);
+    let arg = match &flag.value {
+        FlagValue::Switch => arg.action(clap::ArgAction::SetTrue),
+        FlagValue::Whole { min, max, .. } => arg.value_parser(clap::value_parser!(u64).range(*min..=*max)),
+        FlagValue::Game => arg.value_parser(clap::builder::PossibleValuesParser::new(GAMES.map(|g| g.name))),
+        FlagValue::Text { .. } => arg,
+    };
+    let arg = match flag.value.shown() {
+        Some(shown) => arg.value_name(shown),
+        None => arg,
+    };
+    match flag.default {
+        Some(d) => arg.default_value(d),
+        None => arg,
+    }
+}
+
+impl clap::Args for TrainArgs {
+    fn augment_args(mut cmd: clap::Command) -> clap::Command {
+        for flag in FLAGS {
+            cmd = cmd.arg(arg_of(flag));
+            if flag.name == "resume" {
+                cmd = cmd.arg(
+                    clap::Arg::new("device")
+                        .long("device")
+                        .value_name("DEVICE")
+                        .help("Compute device.")
+                        .value_parser(clap::builder::EnumValueParser::<DeviceName>::new())
+                        .default_value("cpu"),
+                );
+            }
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for TrainArgs {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let text = |name: &str| m.get_one::<String>(name).cloned();
+        let mut overrides = Vec::new();
+        for flag in FLAGS {
+            let Some(field) = flag.field else { continue };
+            let value = match flag.value {
+                FlagValue::Whole { .. } => m.get_one::<u64>(flag.name).map(|&v| v.into()),
+                FlagValue::Switch => m.get_flag(flag.name).then_some(true.into()),
+                FlagValue::Text { .. } | FlagValue::Game => text(flag.name).map(Into::into),
+            };
+            overrides.extend(value.map(|v| (field, v)));
+        }
+        Ok(TrainArgs {
+            config: text("config").unwrap_or_default(),
+            out: text("out").map(PathBuf::from),
+            resume: m.get_flag("resume"),
+            device: m.get_one::<DeviceName>("device").copied().unwrap_or(DeviceName::Cpu),
+            overrides,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
 }
 
 fn device(name: DeviceName) -> Result<Device> {
@@ -101,20 +157,8 @@ impl Train<'_> {
 
 pub fn run(args: TrainArgs) -> Result<i32> {
     let mut cfg = TrainConfig::load(&args.config).map_err(usage)?;
-    if let Some(g) = args.game {
-        cfg.model.game = g;
-    }
-    if let Some(p) = args.players {
-        cfg.model.players = p;
-    }
-    if let Some(h) = args.hands {
-        cfg.run.total_hands = h;
-    }
-    if let Some(s) = args.seed {
-        cfg.run.seed = s;
-    }
-    if let Some(w) = args.workers {
-        cfg.run.workers = w;
+    if !args.overrides.is_empty() {
+        cfg = cfg.with_overrides(args.overrides.iter().map(|(f, v)| (*f, v.clone()))).map_err(usage)?;
     }
     cfg.validate().map_err(|e| usage(format!("config: {e}")))?;
     let game = cfg.game().map_err(|e| usage(format!("config: {e}")))?;
@@ -212,6 +256,24 @@ mod tests {
         assert!(steps[1].starts_with("bones play --game doubles --players 3 --rules '{"), "{}", steps[1]);
         assert!(steps[1].ends_with("--opponents 'model:my runs/d3'"), "{}", steps[1]);
         assert_eq!(quoted("it's"), "'it'\\''s'");
+    }
+
+    #[test]
+    fn bones_train_takes_every_flag_of_the_table_and_sets_the_fields_they_override() {
+        let cli = <Cli as clap::CommandFactory>::command();
+        let train = cli.find_subcommand("train").expect("a train command");
+        for flag in FLAGS {
+            assert!(train.get_arguments().any(|a| a.get_long() == Some(flag.name)), "--{} is missing", flag.name);
+        }
+        let words = "bones train --config smoke --game doubles --players 3 --hands 40 --seed 9 --workers 2 --resume";
+        let Cli { command: Command::Train(args), .. } = Cli::parse_from(words.split(' ')) else {
+            panic!("`bones train` parses as another command");
+        };
+        assert!(args.resume);
+        let cfg = TrainConfig::load(&args.config).unwrap().with_overrides(args.overrides).unwrap();
+        assert_eq!(cfg.model.game, "doubles");
+        assert_eq!((cfg.model.players, cfg.run.total_hands, cfg.run.seed, cfg.run.workers), (3, 40, 9, 2));
+        assert!(Cli::try_parse_from(["bones", "train", "--players", "5"]).is_err(), "--players 5 was taken");
     }
 
     #[test]

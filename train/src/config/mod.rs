@@ -11,6 +11,7 @@
 //! `init`) and written back as they were given, `f32`s as their shortest
 //! decimal.
 
+pub mod flags;
 mod keys;
 mod values;
 
