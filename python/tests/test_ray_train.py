@@ -217,3 +217,16 @@ def test_a_driver_without_the_clusters_token_is_refused_in_one_line(cluster, con
     assert r.stderr.startswith(f"error: the Ray cluster at {cluster} refused this driver"), r.stderr
     assert "token" in r.stderr and "is not the cluster's" in r.stderr, r.stderr
     assert not (tmp_path / "a").exists()
+
+
+def test_the_command_line_takes_the_flags_of_bones_train_from_its_one_table():
+    from bones import _bones
+
+    r = subprocess.run([sys.executable, "-m", "bones.ray", "train", "--help"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    flags = _bones.train_flags()
+    assert [f["name"] for f in flags][:3] == ["config", "out", "resume"]
+    for flag in flags:
+        assert f"--{flag['name']}" in r.stdout, flag["name"]
+    line = run_cli("--workers", "1", "--players", "5").stderr
+    assert "--players: 5 is not in 2..=4" in line, line

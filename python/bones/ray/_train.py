@@ -2,29 +2,28 @@
 runs the actor-learner of `bones train --workers N` with the rollout workers as
 Ray actors, anywhere in the cluster, and the learner in the driver.
 
-Each update, the driver puts the new weights into Ray's object store once
-(`ray.put`) and every worker's next rollout call takes them; the opponent pool
-goes into the store only when it changed, and a worker fetches it only when
-its own is older. The schedule is the one of `bones train --workers N`: the
-weights after update k play the rollout of update k + 1 + policy_lag, so the
-learner never waits for a rollout it could have had and the lag stays bounded.
+The learner (`bones.Learner.train`) keeps `bones train`'s schedule and says
+which weights play which rollout; this module only carries the bytes and
+starts the workers (`_RayTransport`). Each send puts the weights into Ray's
+object store once (`ray.put`) and every worker's rollout call takes them; the
+opponent pool goes into the store only when it changed, and a worker fetches
+it only when its own is older than the one its weights play against.
 
 A worker that dies (its process, or its node) is restarted by Ray and its
 rollout retried on the new one, which deals new games; the learner takes one
 shard of every worker for every update, so nothing is lost or counted twice.
-A shard the learner refuses (`bones.ShardRefused`: inconsistent or
-unreadable; nothing of it is counted) has its worker replaced and that
-update's rollout played again, up to MAX_SHARD_RETRIES times.
+A shard the learner refuses (inconsistent or unreadable; nothing of it is
+counted) has its worker replaced and that update's rollout played again, up
+to `bones`' MAX_SHARD_RETRIES times (the learner's `replace`).
 A driver that dies leaves the run folder at its last checkpoint: run it again
-with `resume=True` (`--resume`).
+with `resume=True` (`--resume`). The command line's flags are `bones train`'s
+(`bones._bones.train_flags()`), with Ray's own.
 """
 
 from __future__ import annotations
 
 import socket
 import sys
-import time
-from collections import deque
 from typing import Any, Callable, Optional
 
 from .. import _bones
@@ -113,19 +112,54 @@ class _Worker:
         self.worker = _bones.RolloutWorker(config, worker)
 
     def rollout(self, weights: bytes, pool: list) -> tuple:
-        # `pool` is [version, ObjectRef] in a list, so Ray does not fetch it
+        # `pool` is [ObjectRef or None] in a list, so Ray does not fetch it
         # before the call: only a worker whose pool is older fetches it.
-        version, ref = pool
-        if self.worker.pool_version != version:
+        wanted = self.worker.set_weights(weights)
+        if self.worker.pool_version != wanted:
             import ray
 
-            self.worker.set_pool(ray.get(ref))
-        self.worker.set_weights(weights)
+            self.worker.set_pool(ray.get(pool[0]))
         return self.pid, self.worker.rollout()
 
 
-# How many times one update's refused shards are played again before the run stops.
-MAX_SHARD_RETRIES = 3
+class _RayTransport:
+    """The learner's transport (`bones.Learner.train`) over Ray: weights and
+    pools into the object store, rollouts as actor calls, shards back."""
+
+    def __init__(self, ray, actors: list, say: Callable[[str], None]):
+        self.ray, self.actors, self.say = ray, actors, say
+        self.pids: list[Optional[int]] = [None] * len(actors)
+        self.pool = None
+        self.pending: dict[int, tuple] = {}
+        self.playing: Optional[tuple] = None
+
+    def send(self, update: int, weights: bytes, pool: Optional[bytes]) -> None:
+        if pool is not None:
+            self.pool = self.ray.put(pool)
+        args = (self.ray.put(weights), [self.pool])
+        self.pending[update] = (args, [a.rollout.remote(*args) for a in self.actors])
+
+    def receive(self, update: int) -> list:
+        args, refs = self.pending.pop(update)
+        self.playing = args
+        return [self._shard(w, result) for w, result in enumerate(self.ray.get(refs))]
+
+    def replace(self, worker: int, update: int, reason: str) -> bytes:
+        self.say(f"{reason.splitlines()[0]}; worker {worker} is replaced and plays update {update} again")
+        self.ray.kill(self.actors[worker], no_restart=False)
+        return self._shard(worker, self.ray.get(self.actors[worker].rollout.remote(*self.playing)))
+
+    def updated(self, update: int, hands: int, hands_per_s: float) -> None:
+        self.say(f"update {update} · {hands} hands · {hands_per_s:.0f} hands/s")
+
+    def _shard(self, worker: int, result: tuple) -> bytes:
+        pid, shard = result
+        if self.pids[worker] is None:
+            self.say(f"worker {worker} is pid {pid}")
+        elif self.pids[worker] != pid:
+            self.say(f"worker {worker} was replaced (pid {self.pids[worker]}, now pid {pid})")
+        self.pids[worker] = pid
+        return shard
 
 
 def train(
@@ -162,54 +196,50 @@ def train(
     say(f"learner at update {learner.update_count} ({learner.hands} hands); {workers} workers")
     actor = ray.remote(num_cpus=threads_per_worker, max_restarts=-1, max_task_retries=-1)(_Worker)
     actors = [actor.remote(learner.config, w) for w in range(workers)]
-    pids: list[Optional[int]] = [None] * workers
-    lag = learner.policy_lag
-    pool: list = [None, None]
-    pending: deque = deque()
-
-    def submit(update: int) -> None:
-        if pool[0] != learner.pool_version:
-            pool[:] = [learner.pool_version, ray.put(learner.pool())]
-        weights = ray.put(learner.weights(update))
-        pending.append((update, weights, list(pool), [a.rollout.remote(weights, list(pool)) for a in actors]))
-
     try:
-        first = learner.update_count
-        for k in range(first, first + lag + 1):
-            submit(k)
-        start, hands0 = time.monotonic(), learner.hands
-        while not learner.finished:
-            update, weights, update_pool, refs = pending.popleft()
-            assert update == learner.update_count
-            results = ray.get(refs)
-            for retry in range(MAX_SHARD_RETRIES + 1):
-                for w, (pid, _) in enumerate(results):
-                    if pids[w] is None:
-                        say(f"worker {w} is pid {pid}")
-                    elif pids[w] != pid:
-                        say(f"worker {w} was replaced (pid {pids[w]}, now pid {pid})")
-                    pids[w] = pid
-                try:
-                    learner.update([shard for _, shard in results])
-                    break
-                except _bones.ShardRefused as e:
-                    # Nothing was counted: the refusing worker is replaced
-                    # (Ray restarts the actor) and plays this update's rollout
-                    # again; the run goes on.
-                    if retry == MAX_SHARD_RETRIES:
-                        raise
-                    w = e.index
-                    say(f"{str(e).splitlines()[0]}; worker {w} is replaced and plays update {update} again")
-                    ray.kill(actors[w], no_restart=False)
-                    results[w] = ray.get(actors[w].rollout.remote(weights, update_pool))
-            rate = (learner.hands - hands0) / max(time.monotonic() - start, 1e-9)
-            say(f"update {learner.update_count} · {learner.hands} hands · {rate:.0f} hands/s")
-            if not learner.finished:
-                submit(learner.update_count + lag)
+        learner.train(_RayTransport(ray, actors, say))
         return learner.finish()
     finally:
         for a in actors:
             ray.kill(a)
+
+
+def _whole(least: int, most: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from `least` to `most`."""
+    import argparse
+
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not least <= value <= most:
+            raise argparse.ArgumentTypeError(f"{value} is not in {least}..={most}")
+        return value
+
+    return whole
+
+
+def _add_train_flags(parser) -> None:
+    """`bones train`'s flags (`bones._bones.train_flags()`, from the one table
+    in bones-train) on `parser`; `--workers` is required here (Ray actors, at
+    least 1)."""
+    for flag in _bones.train_flags():
+        name, kind = flag["name"], flag["kind"]
+        extra: dict[str, Any] = {"help": flag["help"]}
+        if kind == "switch":
+            extra["action"] = "store_true"
+        else:
+            extra["metavar"] = flag["shown"]
+            extra["default"] = flag["default"]
+            if kind == "whole":
+                extra["type"] = _whole(flag["min"], flag["max"])
+            elif kind == "game":
+                extra["choices"] = flag["words"]
+        if name == "workers":
+            extra["required"] = True
+            extra["help"] = "rollout workers (Ray actors), at least 1"
+        parser.add_argument(f"--{name}", **extra)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -222,20 +252,15 @@ def main(argv: Optional[list[str]] = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train with rollout workers as Ray actors (the learner runs here)")
-    t.add_argument("--config", default="cpu-quick", help="a config preset (cpu-quick, cpu-full, gpu, smoke) or a TOML file")
-    t.add_argument("--workers", type=int, required=True, help="rollout workers (Ray actors), at least 1")
+    _add_train_flags(t)
     t.add_argument("--address", default=None, help="the Ray cluster: `auto`, or HOST:PORT of its head (default: a local Ray)")
-    t.add_argument("--out", default=None, help="run folder (default: runs/<config name>)")
-    t.add_argument("--resume", action="store_true", help="continue the run in --out from its latest checkpoint")
-    t.add_argument("--hands", type=int, default=None, help="override the config's total self-play hands")
-    t.add_argument("--seed", type=int, default=None, help="override the config's seed")
     t.add_argument("--threads-per-worker", type=int, default=1, help="CPUs each worker reserves (default 1)")
     args = parser.parse_args(argv)
     overrides = {}
-    if args.hands is not None:
-        overrides["total_hands"] = args.hands
-    if args.seed is not None:
-        overrides["seed"] = args.seed
+    for flag in _bones.train_flags():
+        value = getattr(args, flag["name"])
+        if flag["field"] is not None and flag["name"] != "workers" and value is not None:
+            overrides[flag["field"]] = value
     name = args.config.rsplit("/", 1)[-1].removesuffix(".toml")
     out = args.out or f"runs/{name}"
     try:
