@@ -8,7 +8,7 @@ use super::play::{hand_size, Round};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Episode, Game};
 use crate::record::deals::DealRecords;
-use crate::record::fields::{self, keys_of};
+use crate::record::fields::keys_of;
 use crate::record::json::{check_keys, domino_names, parse_domino_list, parse_hand_lists, RecordError};
 use crate::record::typed::{deal_keys, get_rules, typed_record, DealKeys, Dealt, TypedRecord};
 use crate::rules::DoublesRules;
@@ -24,27 +24,20 @@ typed_record! {
     /// everything `bones replay` checks, with its messages.
     pub struct DoublesRecord("doubles") {
         /// Players, 2..=4 (over the rules' `players`; absent: the rules').
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub players: Option<u8>,
+        pub players: Option<u8> = "crate::record::fields::plain",
         /// The rules object as written (docs/rules.md); absent: the defaults.
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub rules: Option<Value>,
+        pub rules: Option<Value> = "crate::record::fields::plain",
         /// Accepted (0..=3) and unused: the highest double opens.
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub dealer: Option<u8>,
+        pub dealer: Option<u8> = "crate::record::fields::plain",
         /// One hand per player as dealt, by name (with `boneyard`, or instead of `seed`).
-        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::hand_lists")]
-        pub hands: Option<Vec<Vec<Domino>>>,
+        pub hands: Option<Vec<Vec<Domino>>> = "crate::record::fields::hand_lists",
         /// The rest of the dominoes in draw order, by name (with `hands`).
-        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::domino_list")]
-        pub boneyard: Option<Vec<Domino>>,
+        pub boneyard: Option<Vec<Domino>> = "crate::record::fields::domino_list",
         /// The seed whose shuffle deals the round (and, in a whole game, the later ones).
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub seed: Option<u64>,
+        pub seed: Option<u64> = "crate::record::fields::plain",
         /// One round (`"hand"` or `"round"`, the default; written `"hand"`) or a
         /// whole game to the target (`"game"`, needs `seed`).
-        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::round_episode")]
-        pub episode: Option<Episode>,
+        pub episode: Option<Episode> = "crate::record::fields::round_episode",
     }
 }
 

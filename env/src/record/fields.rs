@@ -45,6 +45,21 @@ pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<O
     T::deserialize(d).map(Some)
 }
 
+/// An optional key written as its value and read by [`present`]: the
+/// `with` module of a record key without a form of its own.
+pub mod plain {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes the value (the key is skipped when absent).
+    pub fn serialize<S: Serializer, T: Serialize>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        v.serialize(s)
+    }
+    /// Reads a present key as `Some` ([`super::present`]).
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+        super::present(d)
+    }
+}
+
 /// One domino by name (`"6-4"`; `"4-6"` is read too).
 struct Name(Domino);
 

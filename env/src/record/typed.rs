@@ -20,14 +20,16 @@ pub type Replayed<G> = (G, Series<G>, Value);
 /// Declares a game's typed record: the struct (keys serialize in field order,
 /// unknown keys are refused) with its `game` key first (read by the
 /// deserializer it writes, `record_game`), then the game's own keys as given (all
-/// optional), then the keys every record ends with: `actions`, `annotations`,
+/// optional, each `= "MODULE"`: the serde `with` module of its written form,
+/// [`fields::plain`](crate::record::fields::plain) for the value as it is;
+/// absent keys are skipped and a present `null` is refused), then the keys every record ends with: `actions`, `annotations`,
 /// `expect` and `result`. Its `empty(actions)` is the record of `$game` with
 /// every optional key absent, which the constructors start from.
 macro_rules! typed_record {
     (
         $(#[$doc:meta])*
         pub struct $name:ident($game:literal) {
-            $($(#[$key_doc:meta])* pub $key:ident: Option<$ty:ty>,)*
+            $($(#[$key_doc:meta])* pub $key:ident: Option<$ty:ty> = $with:literal,)*
         }
     ) => {
         $(#[$doc])*
@@ -37,7 +39,11 @@ macro_rules! typed_record {
             #[doc = concat!("`\"", $game, "\"`.")]
             #[serde(deserialize_with = "record_game")]
             pub game: String,
-            $($(#[$key_doc])* pub $key: Option<$ty>,)*
+            $(
+                $(#[$key_doc])*
+                #[serde(default, skip_serializing_if = "Option::is_none", with = $with)]
+                pub $key: Option<$ty>,
+            )*
             /// The actions in order, by name.
             #[serde(default)]
             pub actions: Vec<String>,

@@ -10,7 +10,7 @@ use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, Episode};
 use crate::record::deals::DealRecords;
-use crate::record::fields::{self, keys_of};
+use crate::record::fields::keys_of;
 use crate::record::json::{check_keys, domino_names, parse_hand_lists, RecordError};
 use crate::record::typed::{deal_keys, get_rules, typed_record, DealKeys, Dealt, TypedRecord};
 use crate::rules::{Scoring, Texas42Rules};
@@ -27,21 +27,16 @@ typed_record! {
     pub struct Texas42Record("texas42") {
         /// The rules object as written (a `preset` and rule keys, docs/rules.md);
         /// absent: the standard rules.
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub rules: Option<Value>,
+        pub rules: Option<Value> = "crate::record::fields::plain",
         /// The first shaker, 0..=3 (absent: 0).
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub dealer: Option<u8>,
+        pub dealer: Option<u8> = "crate::record::fields::plain",
         /// The four hands as dealt, 7 dominoes each by name (a one-hand record
         /// gives these or `seed`, or both when they agree).
-        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::hand_lists")]
-        pub hands: Option<Vec<Vec<Domino>>>,
+        pub hands: Option<Vec<Vec<Domino>>> = "crate::record::fields::hand_lists",
         /// The seed whose shuffle deals the hands (and, in a whole game, the later ones).
-        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "fields::present")]
-        pub seed: Option<u64>,
+        pub seed: Option<u64> = "crate::record::fields::plain",
         /// One hand (`"hand"`, the default) or a whole game to the target (`"game"`, needs `seed`).
-        #[serde(default, skip_serializing_if = "Option::is_none", with = "fields::episode")]
-        pub episode: Option<Episode>,
+        pub episode: Option<Episode> = "crate::record::fields::episode",
     }
 }
 
