@@ -1,7 +1,8 @@
 //! Action ids, action sets and the errors about actions, shared by every game.
 //!
-//! This module is a leaf: it depends on nothing else in the crate. Each game's
-//! dense action space (ids, names, parsing) lives with the game:
+//! This module is a leaf: it depends on nothing else in the crate but the
+//! bit-word helpers of `bits`. Each game's dense action space (ids, names,
+//! parsing) lives with the game:
 //! [`crate::texas42::actions`] and [`crate::doubles::actions`].
 
 use serde::{Deserialize, Serialize};
@@ -25,16 +26,7 @@ impl ActionMask {
     pub fn insert(&mut self, a: Action) {
         self.0 |= 1 << a;
     }
-    /// Number of actions.
-    #[inline]
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-    /// No actions.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
+    crate::bits::bit_word_size!("actions");
     /// The `n`-th action in id order (`n < len`).
     #[inline]
     pub fn nth(self, n: usize) -> Action {

@@ -172,17 +172,7 @@ impl DominoSet {
         DominoSet(PIP_MASKS[n as usize])
     }
 
-    /// Number of dominoes.
-    #[inline]
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    /// No dominoes.
-    #[inline]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
+    crate::bits::bit_word_size!("dominoes");
 
     /// Membership.
     #[inline]

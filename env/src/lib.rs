@@ -19,6 +19,7 @@
 
 pub mod action;
 pub mod bench;
+mod bits;
 pub mod deal;
 pub mod domino;
 pub mod doubles;
