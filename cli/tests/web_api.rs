@@ -3,10 +3,10 @@
 //! server keeps serving, the no-leak rule checked against each game's final
 //! record, and idle games dropped.
 
-use bones_cli::web::{start, WebConfig, WebServer};
 use bones_env::registry::RecordVisitor;
 use bones_env::replay::{load_record, replay_line};
 use bones_env::{DominoSet, Game, GameState};
+use bones_web::{start, WebConfig, WebServer};
 use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::io::{Read, Write};
@@ -616,7 +616,7 @@ fn temp_db(name: &str) -> std::path::PathBuf {
     dir.join("history.sqlite3")
 }
 
-fn server_with_db(db: Option<std::path::PathBuf>) -> Result<WebServer, bones_cli::web::StartError> {
+fn server_with_db(db: Option<std::path::PathBuf>) -> Result<WebServer, bones_web::StartError> {
     start(WebConfig { history: db, ..test_config() })
 }
 

@@ -7,8 +7,8 @@
 
 use crate::web_api::{expect_error, http, post, test_config};
 use bones_agents::Limits;
-use bones_cli::web::levels::Pick;
-use bones_cli::web::{start, Defaults, WebConfig, WebServer};
+use bones_web::levels::Pick;
+use bones_web::{start, Defaults, WebConfig, WebServer};
 use serde_json::{json, Value};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

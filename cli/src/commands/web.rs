@@ -1,12 +1,12 @@
 //! `bones web`: serves the page to play Texas 42 and Doubles against the bots in
-//! a browser, and its JSON API (`crate::web`).
+//! a browser, and its JSON API (the bones-web crate).
 
-use crate::web::history::default_path;
-use crate::web::levels::{Pick, LEVEL_NAMES};
-use crate::web::{start, Defaults, WebConfig};
 use anyhow::Result;
 use bones_agents::spec::{grammar, limits};
 use bones_agents::Limits;
+use bones_web::history::default_path;
+use bones_web::levels::{Pick, LEVEL_NAMES};
+use bones_web::{start, Defaults, WebConfig};
 use std::path::PathBuf;
 use std::time::Duration;
 

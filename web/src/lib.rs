@@ -35,7 +35,7 @@
 //! `body_timeout`.
 //!
 //! ```no_run
-//! let server = bones_cli::web::start(bones_cli::web::WebConfig::default()).unwrap();
+//! let server = bones_web::start(bones_web::WebConfig::default()).unwrap();
 //! println!("{}", server.url());
 //! server.wait();
 //! ```

@@ -1,8 +1,8 @@
-//! The page: plain HTML, CSS and JavaScript from `cli/web/`, compiled into
+//! The page: plain HTML, CSS and JavaScript from `web/page/`, compiled into
 //! the binary (no build step, nothing fetched at run time). The script is a
 //! set of ES modules that the browser loads itself (`<script type="module"
 //! src="main.js">` and its `import`s; no bundler). For work on the page,
-//! `BONES_WEB_DIR=cli/web` serves the same files from that folder instead,
+//! `BONES_WEB_DIR=web/page` serves the same files from that folder instead,
 //! read at each request (no rebuild to see a change).
 
 use super::error::WebError;
@@ -15,31 +15,31 @@ use axum::response::{IntoResponse, Response};
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The files of the page: name, content type, contents. Every file of
-/// `cli/web/` is here (a unit test below says so).
+/// `web/page/` is here (a unit test below says so).
 const FILES: [(&str, &str, &str); 23] = [
-    ("index.html", "text/html; charset=utf-8", include_str!("../../web/index.html")),
-    ("style.css", "text/css; charset=utf-8", include_str!("../../web/style.css")),
-    ("api.js", JS, include_str!("../../web/api.js")),
-    ("board.js", JS, include_str!("../../web/board.js")),
-    ("controls.js", JS, include_str!("../../web/controls.js")),
-    ("dom.js", JS, include_str!("../../web/dom.js")),
-    ("dominoes.js", JS, include_str!("../../web/dominoes.js")),
-    ("hints.js", JS, include_str!("../../web/hints.js")),
-    ("history.js", JS, include_str!("../../web/history.js")),
-    ("keys.js", JS, include_str!("../../web/keys.js")),
-    ("levels.js", JS, include_str!("../../web/levels.js")),
-    ("main.js", JS, include_str!("../../web/main.js")),
-    ("play.js", JS, include_str!("../../web/play.js")),
-    ("render.js", JS, include_str!("../../web/render.js")),
-    ("replay.js", JS, include_str!("../../web/replay.js")),
-    ("review.js", JS, include_str!("../../web/review.js")),
-    ("screens.js", JS, include_str!("../../web/screens.js")),
-    ("seats.js", JS, include_str!("../../web/seats.js")),
-    ("setup.js", JS, include_str!("../../web/setup.js")),
-    ("state.js", JS, include_str!("../../web/state.js")),
-    ("summary.js", JS, include_str!("../../web/summary.js")),
-    ("trick.js", JS, include_str!("../../web/trick.js")),
-    ("tricks.js", JS, include_str!("../../web/tricks.js")),
+    ("index.html", "text/html; charset=utf-8", include_str!("../page/index.html")),
+    ("style.css", "text/css; charset=utf-8", include_str!("../page/style.css")),
+    ("api.js", JS, include_str!("../page/api.js")),
+    ("board.js", JS, include_str!("../page/board.js")),
+    ("controls.js", JS, include_str!("../page/controls.js")),
+    ("dom.js", JS, include_str!("../page/dom.js")),
+    ("dominoes.js", JS, include_str!("../page/dominoes.js")),
+    ("hints.js", JS, include_str!("../page/hints.js")),
+    ("history.js", JS, include_str!("../page/history.js")),
+    ("keys.js", JS, include_str!("../page/keys.js")),
+    ("levels.js", JS, include_str!("../page/levels.js")),
+    ("main.js", JS, include_str!("../page/main.js")),
+    ("play.js", JS, include_str!("../page/play.js")),
+    ("render.js", JS, include_str!("../page/render.js")),
+    ("replay.js", JS, include_str!("../page/replay.js")),
+    ("review.js", JS, include_str!("../page/review.js")),
+    ("screens.js", JS, include_str!("../page/screens.js")),
+    ("seats.js", JS, include_str!("../page/seats.js")),
+    ("setup.js", JS, include_str!("../page/setup.js")),
+    ("state.js", JS, include_str!("../page/state.js")),
+    ("summary.js", JS, include_str!("../page/summary.js")),
+    ("trick.js", JS, include_str!("../page/trick.js")),
+    ("tricks.js", JS, include_str!("../page/tricks.js")),
 ];
 
 /// The file `name` of the page, or a 404 answer.
@@ -86,13 +86,13 @@ mod tests {
 
     #[test]
     fn every_file_of_the_page_folder_is_compiled_in() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("web");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("page");
         let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .expect("cli/web is readable")
+            .expect("web/page is readable")
             .map(|e| e.expect("a directory entry").file_name().to_string_lossy().into_owned())
             .collect();
         let served: BTreeSet<String> = FILES.iter().map(|(name, _, _)| name.to_string()).collect();
-        assert_eq!(on_disk, served, "cli/web and the FILES of assets.rs differ");
+        assert_eq!(on_disk, served, "web/page and the FILES of assets.rs differ");
     }
 
     #[test]
