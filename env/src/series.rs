@@ -50,13 +50,43 @@ pub trait DealGame: Copy + std::fmt::Debug + Send + Sync + Serialize + Deseriali
         let _ = deal;
         None
     }
-    /// A state `seat` cannot tell from `state` ([`GameState::resample_hidden`];
-    /// none by default).
-    fn resample_hidden(state: &Series<Self>, seat: usize, seed: u64) -> Option<Series<Self>> {
-        let _ = (state, seat, seed);
+    /// A deal `seat` cannot tell from `deal`: the state of
+    /// [`GameState::resample_hidden`] holds it in place of the current deal
+    /// (none by default).
+    fn resample_deal(deal: &Self::Deal, seat: usize, seed: u64) -> Option<Self::Deal> {
+        let _ = (deal, seat, seed);
         None
     }
 }
+
+/// Writes, in an `impl DealGame`, the methods on one deal ([`DealGame::to_move`],
+/// `legal`, `apply`, `is_over`, `hands`) for a deal type with the API every
+/// game's deal has: the fields `to_move` (a `u8` seat) and `hands`, and the
+/// methods `legal_mask`, `apply` and `is_done`.
+macro_rules! deal_methods {
+    ($deal:ty) => {
+        #[inline]
+        fn to_move(deal: &$deal) -> usize {
+            deal.to_move as usize
+        }
+        #[inline]
+        fn legal(deal: &$deal) -> $crate::action::ActionMask {
+            deal.legal_mask()
+        }
+        #[inline]
+        fn apply(deal: &mut $deal, a: $crate::action::Action) -> Result<(), $crate::action::IllegalAction> {
+            deal.apply(a)
+        }
+        #[inline]
+        fn is_over(deal: &$deal) -> bool {
+            deal.is_done()
+        }
+        fn hands(deal: &$deal) -> [$crate::domino::DominoSet; 4] {
+            deal.hands
+        }
+    };
+}
+pub(crate) use deal_methods;
 
 /// One deal in progress, or a whole game of deals. It serialises with serde
 /// (the random stream of later deals included), which is how [`crate::Env`]
@@ -215,6 +245,6 @@ impl<G: DealGame> GameState for Series<G> {
         G::dominoes(&self.deal)
     }
     fn resample_hidden(&self, seat: usize, seed: u64) -> Option<Series<G>> {
-        G::resample_hidden(self, seat, seed)
+        Some(Series { deal: G::resample_deal(&self.deal, seat, seed)?, ..self.clone() })
     }
 }

@@ -8,7 +8,7 @@ use super::observe;
 use super::play::{hand_size, highest_double, End, Round};
 use super::resample;
 use super::view::DoublesView;
-use crate::action::{ActionMask, IllegalAction};
+use crate::action::ActionMask;
 use crate::deal::{deal_hands, shuffle};
 use crate::domino::{Domino, DominoSet};
 use crate::game::{Action, DealOutcome, DominoLedger, Episode, Game, GameState};
@@ -130,25 +130,7 @@ pub type DoublesState = Series<Doubles>;
 impl DealGame for Doubles {
     type Deal = Round;
     type View = DoublesView;
-    #[inline]
-    fn to_move(round: &Round) -> usize {
-        round.to_move as usize
-    }
-    #[inline]
-    fn legal(round: &Round) -> ActionMask {
-        round.legal_mask()
-    }
-    #[inline]
-    fn apply(round: &mut Round, a: Action) -> Result<(), IllegalAction> {
-        round.apply(a)
-    }
-    #[inline]
-    fn is_over(round: &Round) -> bool {
-        round.is_done()
-    }
-    fn hands(round: &Round) -> [DominoSet; 4] {
-        round.hands
-    }
+    crate::series::deal_methods!(Round);
     fn next_deal(&self, rng: &mut ChaCha8Rng, _last: &Round) -> Round {
         self.deal_round(rng)
     }
@@ -212,9 +194,8 @@ impl DealGame for Doubles {
     }
     /// The other hands and the boneyard dealt again where the new deal fits
     /// everything public.
-    fn resample_hidden(state: &DoublesState, seat: usize, seed: u64) -> Option<DoublesState> {
-        let deal = resample::resample(&state.deal, seat, seed)?;
-        Some(Series { deal, ..state.clone() })
+    fn resample_deal(deal: &Round, seat: usize, seed: u64) -> Option<Round> {
+        resample::resample(deal, seat, seed)
     }
 }
 

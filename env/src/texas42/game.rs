@@ -8,7 +8,6 @@ use super::hand::{team, Hand, Outcome};
 use super::observe;
 use super::resample;
 use super::view::Texas42View;
-use crate::action::{ActionMask, IllegalAction};
 use crate::deal::{deal_texas42, rng_for_seed};
 use crate::domino::DominoSet;
 use crate::game::{Action, Contract, DealOutcome, DominoLedger, Episode, Game, GameState, RewardMode};
@@ -56,25 +55,7 @@ pub type Texas42State = Series<Texas42>;
 impl DealGame for Texas42 {
     type Deal = Hand;
     type View = Texas42View;
-    #[inline]
-    fn to_move(hand: &Hand) -> usize {
-        hand.to_move as usize
-    }
-    #[inline]
-    fn legal(hand: &Hand) -> ActionMask {
-        hand.legal_mask()
-    }
-    #[inline]
-    fn apply(hand: &mut Hand, a: Action) -> Result<(), IllegalAction> {
-        hand.apply(a)
-    }
-    #[inline]
-    fn is_over(hand: &Hand) -> bool {
-        hand.is_done()
-    }
-    fn hands(hand: &Hand) -> [DominoSet; 4] {
-        hand.hands
-    }
+    crate::series::deal_methods!(Hand);
     fn next_deal(&self, rng: &mut ChaCha8Rng, last: &Hand) -> Hand {
         Hand::new(self.rules, (last.dealer + 1) % 4, deal_texas42(rng))
     }
@@ -159,9 +140,8 @@ impl DealGame for Texas42 {
     }
     /// The other seats' dominoes dealt among them again, where the hand's
     /// public history still replays.
-    fn resample_hidden(state: &Texas42State, seat: usize, seed: u64) -> Option<Texas42State> {
-        let deal = resample::resample(&state.deal, seat, seed)?;
-        Some(Series { deal, ..state.clone() })
+    fn resample_deal(deal: &Hand, seat: usize, seed: u64) -> Option<Hand> {
+        resample::resample(deal, seat, seed)
     }
 }
 
