@@ -30,8 +30,18 @@ pub enum RulesError {
         /// What the key accepts.
         expected: String,
     },
+    /// Two keys whose values do not go together.
+    #[error("rules key `{key}` does not go with {other}: {reason}")]
+    Conflict {
+        /// The key that rules the other out.
+        key: &'static str,
+        /// The other key and its value, as given or implied (`` `early_end` true ``).
+        other: String,
+        /// Why, in words.
+        reason: &'static str,
+    },
     /// The rules were neither a preset name nor a JSON object.
-    #[error("bad rules `{0}`: expected a preset name (`standard`, `full`) or a JSON object such as {{\"preset\":\"full\",\"early_end\":false}}")]
+    #[error("bad rules `{0}`: expected a preset name (`standard`, `full`, `dropped30`) or a JSON object such as {{\"preset\":\"full\",\"early_end\":false}}")]
     NotRules(String),
     /// A rules value (in a record or config) that is not a JSON object.
     #[error("bad rules {value}: expected a JSON object of {game} rule options such as {example}")]
@@ -189,6 +199,12 @@ pub struct Texas42Rules {
     pub nello_min_marks: u8,
     /// How doubles rank in Nel-O.
     pub nello_doubles: NelloDoubles,
+    /// Walt's "dropped-30" deals: the seat left of the shaker bids 30, the
+    /// others pass, the bidder declares the pip trump with the best static key
+    /// ([`crate::texas42::dropped30_trump`]) and all seven tricks are played;
+    /// every bid and the declaration are forced (one legal action each).
+    #[serde(default)]
+    pub dropped30: bool,
 }
 
 impl Default for Texas42Rules {
@@ -197,8 +213,17 @@ impl Default for Texas42Rules {
     }
 }
 
-const T42_KEYS: [&str; 8] =
-    ["preset", "variants", "all_pass", "early_end", "scoring", "target", "nello_min_marks", "nello_doubles"];
+const T42_KEYS: [&str; 9] = [
+    "preset",
+    "variants",
+    "all_pass",
+    "early_end",
+    "scoring",
+    "target",
+    "nello_min_marks",
+    "nello_doubles",
+    "dropped30",
+];
 
 impl Texas42Rules {
     /// The `standard` preset: no variants, every option at its default.
@@ -210,16 +235,22 @@ impl Texas42Rules {
         target: 7,
         nello_min_marks: 2,
         nello_doubles: NelloDoubles::OwnSuit,
+        dropped30: false,
     };
 
     /// The `full` preset: all four variants.
     pub const FULL: Texas42Rules = Texas42Rules { variants: Variants::ALL, ..Texas42Rules::STANDARD };
+
+    /// The `dropped30` preset: the standard rules with the forced auction and
+    /// declaration of walt's "dropped-30" deals, all seven tricks played.
+    pub const DROPPED30: Texas42Rules = Texas42Rules { dropped30: true, early_end: false, ..Texas42Rules::STANDARD };
 
     /// A preset by name.
     pub fn preset(name: &str) -> Option<Texas42Rules> {
         match name {
             "standard" => Some(Texas42Rules::STANDARD),
             "full" => Some(Texas42Rules::FULL),
+            "dropped30" => Some(Texas42Rules::DROPPED30),
             _ => None,
         }
     }
@@ -232,7 +263,7 @@ impl Texas42Rules {
             Some(p) => p
                 .as_str()
                 .and_then(Texas42Rules::preset)
-                .ok_or_else(|| bad("preset", p, "one of `standard`, `full`"))?,
+                .ok_or_else(|| bad("preset", p, "one of `standard`, `full`, `dropped30`"))?,
         };
         if let Some(v) = obj.get("variants") {
             let list =
@@ -269,13 +300,35 @@ impl Texas42Rules {
                 &[("own-suit", NelloDoubles::OwnSuit), ("high", NelloDoubles::High), ("low", NelloDoubles::Low)],
             )?;
         }
+        if let Some(v) = obj.get("dropped30") {
+            r.dropped30 = get_bool("dropped30", v)?;
+            if r.dropped30 && !obj.contains_key("early_end") {
+                r.early_end = false;
+            }
+        }
+        if r.dropped30 {
+            let conflict = |other: String, reason| Err(RulesError::Conflict { key: "dropped30", other, reason });
+            if r.early_end {
+                return conflict("`early_end` true".into(), "dropped-30 deals play all seven tricks");
+            }
+            if r.scoring != Scoring::Marks {
+                return conflict("`scoring` points".into(), "a dropped-30 deal scores one mark");
+            }
+            if r.variants != Variants::NONE {
+                return conflict(
+                    "`variants`".into(),
+                    "the auction is forced to a bid of 30 and a pip trump, so no variant can come up",
+                );
+            }
+        }
         Ok(r)
     }
 
-    /// The complete rules as a JSON object (every key, no preset).
+    /// The complete rules as a JSON object (every key, no preset; `dropped30`
+    /// only when on, so the rules without it print as they always have).
     pub fn to_json(&self) -> Value {
         let variants: Vec<&str> = Variant::ALL.iter().filter(|v| self.variants.has(**v)).map(|v| v.name()).collect();
-        serde_json::json!({
+        let mut out = serde_json::json!({
             "variants": variants,
             "all_pass": match self.all_pass { AllPass::Forced => "forced", AllPass::Redeal => "redeal" },
             "early_end": self.early_end,
@@ -284,20 +337,30 @@ impl Texas42Rules {
             "nello_min_marks": self.nello_min_marks,
             "nello_doubles": match self.nello_doubles {
                 NelloDoubles::OwnSuit => "own-suit", NelloDoubles::High => "high", NelloDoubles::Low => "low" },
-        })
+        });
+        if self.dropped30 {
+            out["dropped30"] = true.into();
+        }
+        out
     }
 
     /// The rules as their preset plus the keys whose values differ from the
     /// preset's: `{"preset":"full","all_pass":"redeal"}`, `{}` for the
-    /// standard rules. The preset is `full` when all four variants are on
-    /// (`standard`, left out, otherwise). `bones play --save` writes a
-    /// record's rules so.
+    /// standard rules. The preset is `dropped30` under those rules, `full`
+    /// when all four variants are on (`standard`, left out, otherwise).
+    /// `bones play --save` writes a record's rules so.
     pub fn preset_diff(&self) -> Map<String, Value> {
         let full = self.variants == Texas42Rules::FULL.variants;
-        let base = if full { Texas42Rules::FULL } else { Texas42Rules::STANDARD };
+        let (base, name) = if self.dropped30 {
+            (Texas42Rules::DROPPED30, Some("dropped30"))
+        } else if full {
+            (Texas42Rules::FULL, Some("full"))
+        } else {
+            (Texas42Rules::STANDARD, None)
+        };
         let mut out = Map::new();
-        if full {
-            out.insert("preset".into(), "full".into());
+        if let Some(name) = name {
+            out.insert("preset".into(), name.into());
         }
         if let (Value::Object(mine), Value::Object(theirs)) = (self.to_json(), base.to_json()) {
             out.extend(mine.into_iter().filter(|(k, v)| theirs.get(k) != Some(v)));
@@ -305,10 +368,10 @@ impl Texas42Rules {
         out
     }
 
-    /// Early end in force (never under points scoring).
+    /// Early end in force (never under points scoring or `dropped30`).
     #[inline]
     pub fn stops_early(&self) -> bool {
-        self.early_end && self.scoring == Scoring::Marks
+        self.early_end && self.scoring == Scoring::Marks && !self.dropped30
     }
 }
 

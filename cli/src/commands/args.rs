@@ -12,7 +12,7 @@ pub struct GameArgs {
     /// draw game, 2-4 players).
     #[arg(long, default_value = "texas42", value_parser = PossibleValuesParser::new(GAMES.map(|g| g.name)))]
     pub game: String,
-    /// Rules: a preset name (`standard`, `full`) or a JSON rules object.
+    /// Rules: a preset name (`standard`, `full`, `dropped30`) or a JSON rules object.
     #[arg(long, default_value = "standard")]
     pub rules: String,
     /// Players (Doubles: 2, 3 or 4, default 4; overrides `players` in --rules).

@@ -4,7 +4,9 @@
 //! them, and once the high bid is k >= 2 marks only k+1 marks may follow. Plunge
 //! (4 doubles, 4 marks) and Splash (3 doubles, 3 marks) only before any other
 //! non-pass bid. After three passes the shaker must bid (`all_pass = forced`) or
-//! the hand is thrown in (`redeal`).
+//! the hand is thrown in (`redeal`). Under `dropped30` every bid and the
+//! declaration are forced: the seat left of the shaker bids 30, the others pass,
+//! and the bidder declares [`dropped30_trump`] of its hand.
 
 use super::actions::*;
 use super::hand::{Hand, Outcome, Phase};
@@ -36,6 +38,29 @@ pub const fn bid_marks(a: Action) -> u32 {
     }
 }
 
+/// The pip trump a `dropped30` bidder declares with `hand` (walt's and the mk5
+/// arena's static key, greatest first): 42 less the count its offs expose,
+/// then how many trumps it holds, then whether it holds the trump double, then
+/// the count it holds, then the higher pip. An off is a domino of the hand that
+/// is neither a trump nor a double; each of its two numbers exposes every count
+/// domino of that number the hand does not hold and that is not a trump.
+pub fn dropped30_trump(hand: DominoSet) -> u8 {
+    let counts = DominoSet::FULL.iter().filter(|d| d.count() > 0).fold(DominoSet::EMPTY, |s, d| s | d.bit());
+    let held_count: u32 = hand.iter().map(|d| d.count() as u32).sum();
+    let key = |trump: u8| {
+        let trumps = hand & DominoSet::with_pip(trump);
+        let mut sides = DominoSet::EMPTY;
+        for off in (hand - trumps - DominoSet::DOUBLES).iter() {
+            sides |= DominoSet::with_pip(off.high()) | DominoSet::with_pip(off.low());
+        }
+        let exposed: u32 =
+            ((counts & sides) - hand - DominoSet::with_pip(trump)).iter().map(|d| d.count() as u32).sum();
+        let double = hand.contains(crate::domino::Domino::new(trump, trump));
+        (42 - exposed, trumps.len(), double, held_count, trump)
+    };
+    (0..=6u8).max_by_key(|&t| key(t)).unwrap_or(0)
+}
+
 /// Whether the bid is an ordinary mark bid (`1m` … `7m`).
 #[inline]
 pub const fn is_mark_bid(a: Action) -> bool {
@@ -45,6 +70,9 @@ pub const fn is_mark_bid(a: Action) -> bool {
 impl Hand {
     /// Legal bids of the seat to move.
     pub(crate) fn bid_mask(&self) -> ActionMask {
+        if self.rules.dropped30 {
+            return ActionMask(1 << if self.num_bids == 0 { BID_30 } else { PASS });
+        }
         let high = bid_value(self.high_bid as Action);
         let opening = self.high_bid as Action == PASS;
         let mut m = 0u64;
@@ -104,6 +132,10 @@ impl Hand {
 
     /// Legal declarations for the winning bid.
     pub(crate) fn declare_mask(&self) -> ActionMask {
+        if self.rules.dropped30 {
+            let trump = dropped30_trump(self.hands[self.declarer as usize]);
+            return ActionMask(1 << (TRUMP_BLANKS + trump as usize));
+        }
         // Seven pip suits, doubles and follow-me are always allowed.
         let mut m: u64 = ((1u64 << 9) - 1) << TRUMP_BLANKS;
         let bid = self.high_bid as Action;
@@ -130,5 +162,37 @@ impl Hand {
     pub fn bid_of(&self, seat: u8) -> Option<Action> {
         let i = (seat + 3 - self.dealer) % 4; // bidding order starts left of the shaker
         (i < self.num_bids).then(|| self.bids[i as usize] as Action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dropped30_trump;
+    use crate::domino::{Domino, DominoSet};
+
+    fn hand(s: &str) -> DominoSet {
+        s.split_whitespace().map(|d| d.parse::<Domino>().unwrap()).collect()
+    }
+
+    // Each hand's keys were worked out by hand from the mk5 arena's
+    // `hand_metrics.best_trump` (42 - exposed count, trumps, double, count, pip).
+
+    #[test]
+    fn the_trump_that_exposes_the_least_count_is_declared() {
+        // Fours: the offs 1-0 3-1 6-3 6-5 expose 5-0 and 3-2 (4-1 and 6-4 are trumps, 5-5 is
+        // held): 42 - 10 = 32; every other trump leaves 27 or less.
+        assert_eq!(dropped30_trump(hand("0-0 1-0 3-1 4-4 5-5 6-3 6-5")), 4);
+        // Threes: 27, four trumps; every other trump 22 or less.
+        assert_eq!(dropped30_trump(hand("0-0 2-0 3-0 3-1 4-3 5-3 6-2")), 3);
+    }
+
+    #[test]
+    fn at_equal_exposure_more_trumps_then_the_trump_double_then_the_higher_pip_decide() {
+        // Fours 32 with no trump, sixes 32 with three and the 6-6: sixes.
+        assert_eq!(dropped30_trump(hand("2-2 3-0 5-2 5-5 6-0 6-2 6-6")), 6);
+        // Ones and fives both 32 with two trumps; fives holds 5-5.
+        assert_eq!(dropped30_trump(hand("6-6 6-5 6-4 6-3 5-5 2-1 1-0")), 5);
+        // Fours and sixes both 37, two trumps, no double: the higher pip.
+        assert_eq!(dropped30_trump(hand("3-2 4-1 5-1 5-4 5-5 6-1 6-2")), 6);
     }
 }

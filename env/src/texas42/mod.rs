@@ -30,7 +30,7 @@ pub use actions::{
     parse_42, BID_1M, BID_30, DOUBLES, FOLLOW_ME, NAMES_42, NEL_O, NUM_ACTIONS_42, PASS, PLAY, PLUNGE, SEVENS, SPLASH,
     TRUMP_BLANKS,
 };
-pub use bidding::{bid_marks, bid_value, is_mark_bid};
+pub use bidding::{bid_marks, bid_value, dropped30_trump, is_mark_bid};
 pub use game::{Texas42, Texas42State};
 pub use hand::{team, Hand, Outcome, Phase, Trick};
 pub use observe::{OBS_LEN_42, OBS_SEGMENTS_42, OBS_VERSION_42};

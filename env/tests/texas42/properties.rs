@@ -53,6 +53,7 @@ pub(crate) fn rules_strategy() -> impl Strategy<Value = (Texas42Rules, Value)> {
                 target: if points { 250 } else { 7 },
                 nello_min_marks: min_marks,
                 nello_doubles,
+                dropped30: false,
             };
             let nd_name = ["own-suit", "high", "low"][nd];
             let mut obj = json!({
@@ -746,6 +747,7 @@ fn hands_under_every_rule_combination_add_up() {
                                 target: if scoring == Scoring::Points { 250 } else { 7 },
                                 nello_min_marks: min,
                                 nello_doubles: nd,
+                                dropped30: false,
                             };
                             assert_eq!(Texas42Rules::from_json(&rules.to_json()).unwrap(), rules);
                             for _ in 0..4 {

@@ -8,7 +8,7 @@ use bones_env::deal::{deal_texas42, rng_for_seed};
 use bones_env::replay::replay_line;
 use bones_env::texas42::actions::{parse_42, NAMES_42};
 use bones_env::texas42::{bid_marks, sevens_distance, team, Hand, Outcome, Phase};
-use bones_env::{Action, Domino, DominoSet, Episode, GameState, Scoring, Texas42, Texas42Rules, Texas42State};
+use bones_env::{Action, Domino, DominoSet, Episode, Game, GameState, Scoring, Texas42, Texas42Rules, Texas42State};
 use serde_json::{json, Value};
 
 // ---------------------------------------------------------------------------
@@ -1355,4 +1355,93 @@ fn forty_two_points_in_a_fully_played_hand_and_28_dominoes_conserved() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// dropped30: walt's forced auction and declaration, all seven tricks
+
+const DROPPED30_DEAL: [&str; 4] = [
+    "0-0 1-0 1-1 2-0 2-1 2-2 3-0",
+    // Fours and sixes both expose 5 count (37) with two trumps and no double:
+    // the higher pip is declared.
+    "3-2 4-1 5-1 5-4 5-5 6-1 6-2",
+    "3-1 3-3 4-0 4-2 4-3 4-4 5-0",
+    "5-2 5-3 6-0 6-3 6-4 6-5 6-6",
+];
+
+#[test]
+fn dropped30_the_seat_left_of_the_shaker_bids_30_the_others_pass_and_the_bidder_declares_its_best_pip() {
+    let r = rules(json!({"preset": "dropped30"}));
+    assert_eq!(r, Texas42Rules::DROPPED30);
+    let s = played(r, 0, DROPPED30_DEAL, "[30] 30 [pass] pass [pass] pass [pass] pass [sixes] sixes");
+    let h = s.hand();
+    assert_eq!((h.bidder, h.declarer, h.phase), (1, 1, Phase::Playing));
+    assert_eq!(declaration(h), "sixes");
+    // The shake moved left, and the same hand with it: seat 2 bids and declares.
+    let s = played(r, 1, rotate(DROPPED30_DEAL, 1), "[30] 30 [pass] pass [pass] pass [pass] pass [sixes] sixes");
+    assert_eq!(s.hand().bidder, 2);
+    let s = start(r, 3, DROPPED30_DEAL);
+    assert_rejects(&s, "pass");
+    assert_rejects(&s, "31");
+    assert_legal(&s, "30");
+}
+
+#[test]
+fn dropped30_plays_all_seven_tricks_and_gives_one_mark_to_the_bidders_at_30_points_or_else_to_the_defenders() {
+    let game = Texas42::new(Texas42Rules::DROPPED30);
+    let (mut made, mut set) = (0, 0);
+    for seed in 0..200u64 {
+        let mut s = game.new_state(seed, Episode::Hand);
+        let dealer = s.hand().dealer;
+        let mut rng = rng_for_seed(seed);
+        while s.current_seat().is_some() {
+            let legal: Vec<Action> = s.legal_mask().iter().collect();
+            if s.hand().phase != Phase::Playing {
+                assert_eq!(legal.len(), 1, "seed {seed}: the auction and the declaration are forced");
+            }
+            let pick = legal[(rand::Rng::random_range(&mut rng, 0..legal.len() as u64)) as usize];
+            s.apply(pick).unwrap();
+        }
+        let h = s.hand();
+        assert_eq!(h.bidder, (dealer + 1) % 4, "seed {seed}");
+        assert_eq!(h.trick, 7, "seed {seed}: all seven tricks are played");
+        let us = team(h.bidder);
+        let ok = h.points[us] >= 30;
+        assert_eq!(h.outcome, Some(Outcome::Settled { made: ok }), "seed {seed}");
+        let mut want = [0, 0];
+        want[if ok { us } else { 1 - us }] = 1;
+        assert_eq!(h.award(), want, "seed {seed}");
+        if ok {
+            made += 1;
+        } else {
+            set += 1;
+        }
+    }
+    assert!(made > 10 && set > 10, "both results come up: {made} made, {set} set");
+}
+
+#[test]
+fn dropped30_is_a_preset_and_a_key_that_rules_out_early_end_points_and_variants() {
+    assert_eq!(rules(json!({"dropped30": true})), Texas42Rules::DROPPED30);
+    assert!(!Texas42Rules::DROPPED30.stops_early());
+    assert_eq!(Texas42Rules::DROPPED30.to_json()["dropped30"], json!(true));
+    assert_eq!(Texas42Rules::DROPPED30.to_json()["early_end"], json!(false));
+    assert!(Texas42Rules::STANDARD.to_json().get("dropped30").is_none(), "the other rules print as before");
+    assert_eq!(Value::Object(Texas42Rules::DROPPED30.preset_diff()), json!({"preset": "dropped30"}));
+    let target3 = Texas42Rules { target: 3, ..Texas42Rules::DROPPED30 };
+    assert_eq!(Value::Object(target3.preset_diff()), json!({"preset": "dropped30", "target": 3}));
+    for r in [Texas42Rules::DROPPED30, target3] {
+        assert_eq!(rules(r.to_json()), r);
+        assert_eq!(rules(Value::Object(r.preset_diff())), r);
+    }
+    for (bad, says) in [
+        (json!({"dropped30": true, "early_end": true}), "`early_end` true"),
+        (json!({"preset": "dropped30", "scoring": "points"}), "`scoring` points"),
+        (json!({"preset": "full", "dropped30": true}), "`variants`"),
+        (json!({"dropped30": "yes"}), "true or false"),
+    ] {
+        let e = Texas42Rules::from_json(&bad).unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+    assert_eq!(bones_env::rules::parse_rules_arg("dropped30").unwrap(), json!({"preset": "dropped30"}));
 }
