@@ -29,6 +29,8 @@
 //!   whole or in shards that merge to the same report; [`report`]: its JSON form;
 //!   [`batched`]: the same arena with players that decide many seats at once
 //!   (a Python callable over numpy arrays).
+//! - [`exec`], [`bridge`]: outside programs as agents, sent only their seat's
+//!   view: the bot protocol (JSON) and walt's bridge line protocol (integers).
 //! - [`resample`]: a state with the hidden dominoes drawn again uniformly for
 //!   one seat (for search agents written outside Bones).
 //! - [`benchmark`]: the standard, versioned benchmark (an agent against a fixed
@@ -42,6 +44,7 @@ pub mod agent;
 pub mod arena;
 pub mod batched;
 pub mod benchmark;
+pub mod bridge;
 pub mod exec;
 pub mod factory;
 pub mod game;
@@ -49,6 +52,7 @@ pub mod heuristic;
 pub mod infoset;
 pub mod pimc;
 pub mod policy;
+mod program;
 pub mod random;
 pub mod rating;
 pub mod removed;

@@ -5,7 +5,7 @@
 //! the `--help` texts and the web API print it ([`grammar::describe`],
 //! [`grammar::summary`]). Options follow the name, each after a `:` (a `,`
 //! separates the agents of a list); `model=PATH`, the path of `model:`/`onnx:`
-//! and the command of `exec:` take the rest of the spec, so they may hold `:`.
+//! and the command of `exec:` and `bridge:` take the rest of the spec, so they may hold `:`.
 //! [`AgentSpec`] parses and prints them (printing gives the canonical text,
 //! which parses back to the same spec); [`AgentSpec::check_remote`] says
 //! whether a spec that arrived over the network may be built.
@@ -71,6 +71,18 @@ pub enum AgentSpec {
         argv: Vec<String>,
         /// The time the program has for each decision, in milliseconds
         /// (`limit=SECONDS` before the command; default [`DEFAULT_EXEC_LIMIT_MS`]).
+        limit_ms: u64,
+    },
+    /// An outside Texas 42 engine speaking walt's bridge line protocol (see
+    /// [`crate::bridge`]), sent only its seat's dominoes and the plays; it plays
+    /// `dropped30` deals only.
+    Bridge {
+        /// The command line, as for [`AgentSpec::Exec`].
+        command: String,
+        /// The words of `command`.
+        argv: Vec<String>,
+        /// The time the program has for each decision, in milliseconds
+        /// (`limit=SECONDS` before the command; default [`DEFAULT_BRIDGE_LIMIT_MS`]).
         limit_ms: u64,
     },
 }
@@ -164,6 +176,10 @@ pub const DEFAULT_INFOSET_TRICKS: u8 = 3;
 
 /// The time an `exec:` program has for one decision without `limit=SECONDS`.
 pub const DEFAULT_EXEC_LIMIT_MS: u64 = 10_000;
+
+/// The time a `bridge:` program has for one decision without `limit=SECONDS`
+/// (walt_bridge gives itself 120 s at most by default, about 1 s as a rule).
+pub const DEFAULT_BRIDGE_LIMIT_MS: u64 = 150_000;
 
 /// Worlds solved per decision by `search` without `worlds=N`.
 pub const DEFAULT_SEARCH_WORLDS: u32 = 128;
@@ -309,6 +325,14 @@ pub enum SpecError {
         /// What the system said.
         reason: String,
     },
+    /// The agent does not play under the rules asked for.
+    #[error("agent `{spec}` does not play these rules: {reason}")]
+    WrongRules {
+        /// The spec.
+        spec: String,
+        /// Why not, and which rules it plays.
+        reason: String,
+    },
     /// The program that builds agents cannot load trained policies.
     #[error("agent `{spec}` is not available here: {reason}")]
     NotAvailable {
@@ -339,13 +363,23 @@ impl FromStr for AgentSpec {
             Kind::Onnx => {
                 AgentSpec::Onnx { path: PathBuf::from(tail), observation: r.whole("observation").map(|v| v as u32) }
             }
-            Kind::Exec => {
-                let limit_ms = r.decimal("limit").map_or(DEFAULT_EXEC_LIMIT_MS, |s| (s * 1000.0).round() as u64);
+            Kind::Exec | Kind::Bridge => {
+                let default = if r.agent.kind == Kind::Exec { DEFAULT_EXEC_LIMIT_MS } else { DEFAULT_BRIDGE_LIMIT_MS };
+                let limit_ms = r.decimal("limit").map_or(default, |s| (s * 1000.0).round() as u64);
                 let argv = split_words(tail).map_err(|e| bad(format!("bad command line: {e}")))?;
                 if argv.is_empty() {
-                    return Err(bad(format!("`exec` needs a command line: `{}`", grammar::syntax(r.agent))));
+                    return Err(bad(format!(
+                        "`{}` needs a command line: `{}`",
+                        r.agent.name,
+                        grammar::syntax(r.agent)
+                    )));
                 }
-                AgentSpec::Exec { command: tail.to_string(), argv, limit_ms }
+                let command = tail.to_string();
+                if r.agent.kind == Kind::Exec {
+                    AgentSpec::Exec { command, argv, limit_ms }
+                } else {
+                    AgentSpec::Bridge { command, argv, limit_ms }
+                }
             }
         })
     }
@@ -366,6 +400,10 @@ impl fmt::Display for AgentSpec {
             AgentSpec::Exec { command, limit_ms, .. } => {
                 write!(f, "exec:limit={}:{command}", *limit_ms as f64 / 1000.0)
             }
+            AgentSpec::Bridge { command, limit_ms: DEFAULT_BRIDGE_LIMIT_MS, .. } => write!(f, "bridge:{command}"),
+            AgentSpec::Bridge { command, limit_ms, .. } => {
+                write!(f, "bridge:limit={}:{command}", *limit_ms as f64 / 1000.0)
+            }
         }
     }
 }
@@ -377,7 +415,7 @@ impl AgentSpec {
     }
 
     /// Parses a comma-separated list of specs (`heuristic,random`); a command
-    /// line of `exec:` in a list cannot hold a `,`.
+    /// line of `exec:` or `bridge:` in a list cannot hold a `,`.
     pub fn parse_list(text: &str) -> Result<Vec<AgentSpec>, SpecError> {
         text.split(',').map(AgentSpec::parse).collect()
     }
@@ -412,7 +450,7 @@ impl AgentSpec {
     }
 
     /// Whether a spec that arrived over the network (a web page, a protocol
-    /// request) may be built: `exec:` runs a program, so it is refused, and so is
+    /// request) may be built: `exec:` and `bridge:` run a program, so they are refused, and so is
     /// every path (`model:`, `onnx:`, `search`'s `model=`) outside `models_dir`
     /// (the configured models folder; `None`: no path at all is accepted). Paths
     /// are compared after resolving `.`, `..` and links, so a path that escapes
@@ -420,12 +458,12 @@ impl AgentSpec {
     pub fn check_remote(&self, models_dir: Option<&Path>) -> Result<(), SpecError> {
         let refuse = |reason: String| Err(SpecError::Refused { spec: self.to_string(), reason });
         let path = match self {
-            AgentSpec::Exec { .. } => {
-                return refuse(
-                    "`exec:` runs a program on this machine, so it is accepted only on the command line \
-                               or from Python, never over the network"
-                        .to_string(),
-                )
+            AgentSpec::Exec { .. } | AgentSpec::Bridge { .. } => {
+                let name = if matches!(self, AgentSpec::Exec { .. }) { "exec" } else { "bridge" };
+                return refuse(format!(
+                    "`{name}:` runs a program on this machine, so it is accepted only on the command line or from \
+                     Python, never over the network"
+                ));
             }
             AgentSpec::Model { path } | AgentSpec::Onnx { path, .. } => path,
             AgentSpec::Search(SearchOptions { model: Some(path), .. }) => path,

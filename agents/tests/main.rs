@@ -3,6 +3,7 @@
 
 mod agents_arena;
 mod batched;
+mod bridge;
 mod exec;
 mod infoset;
 mod pimc;

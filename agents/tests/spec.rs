@@ -105,7 +105,7 @@ fn a_misspelled_agent_or_option_is_refused_in_one_line_naming_the_nearest_spelli
     assert_eq!(says("herustic"), "unknown agent `herustic` (did you mean `heuristic`?; `bones agents` lists them)");
     assert_eq!(
         says("greedy"),
-        "unknown agent `greedy` (expected random, heuristic, highest, pimc, search, model, onnx or exec; \
+        "unknown agent `greedy` (expected random, heuristic, highest, pimc, search, model, onnx, exec or bridge; \
          `bones agents` lists them)"
     );
     assert!(matches!(parse("serach:worlds=2"), Err(SpecError::Unknown { .. })));

@@ -17,6 +17,7 @@ fn bones_agents_lists_every_agent_with_its_options_and_nothing_removed() {
         "model:PATH",
         "onnx:[observation=V:]PATH",
         "exec:[limit=SECONDS:]COMMAND",
+        "bridge:[limit=SECONDS:]COMMAND (Texas 42 only)",
     ] {
         assert!(out.lines().any(|l| l == line), "no line `{line}` in:\n{out}");
     }

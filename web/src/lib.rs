@@ -92,7 +92,7 @@ pub struct WebConfig {
     pub history: Option<std::path::PathBuf>,
     /// The folder whose models (`model:PATH`, `onnx:PATH`, `search`'s
     /// `model=PATH`) a request may name; `None`: no path is accepted. Specs
-    /// that run programs (`exec:`) are refused over the network whatever it is.
+    /// that run programs (`exec:`, `bridge:`) are refused over the network whatever it is.
     pub models: Option<std::path::PathBuf>,
     /// The folder of the shipped models the levels play (`GAME/` in it;
     /// default: where `bones` finds them; `None`: none, the levels play

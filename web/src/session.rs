@@ -69,7 +69,7 @@ pub struct NewGame {
 
 impl NewGame {
     /// Refuses the specs a request named that may not be built from the
-    /// network: `exec:`, model paths outside `models_dir`
+    /// network: `exec:` and `bridge:`, model paths outside `models_dir`
     /// ([`AgentSpec::check_remote`](bones_agents::AgentSpec::check_remote)),
     /// and specs that ask for more than `limits`
     /// ([`AgentSpec::check_limits`](bones_agents::AgentSpec::check_limits)).

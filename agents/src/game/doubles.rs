@@ -24,6 +24,11 @@ impl AgentGame for Doubles {
             AgentSpec::Heuristic => Ok(Box::new(DoublesHeuristic::default())),
             AgentSpec::Highest => Ok(Box::new(HighestAgent)),
             AgentSpec::Pimc { worlds } => Ok(Box::new(DoublesPimc::new(*worlds))),
+            AgentSpec::Bridge { .. } => Err(wrong_game(
+                spec,
+                "doubles",
+                "`bridge:` seats a Texas 42 engine (walt's line protocol); use `exec:` for a Doubles program",
+            )),
             _ => Err(wrong_game(
                 spec,
                 "doubles",

@@ -2,6 +2,7 @@
 
 use super::{wrong_game, AgentGame};
 use crate::agent::{Agent, AgentRng};
+use crate::bridge::BridgeAgent;
 use crate::heuristic::texas42::Texas42Heuristic;
 use crate::pimc::{PimcAgent, WorldSampler};
 use crate::policy::PolicyLoader;
@@ -25,6 +26,9 @@ impl AgentGame for Texas42 {
             AgentSpec::Heuristic => Ok(Box::new(Texas42Heuristic::default())),
             AgentSpec::Pimc { worlds } => Ok(Box::new(PimcAgent::new(*worlds))),
             AgentSpec::Search(options) => Ok(Box::new(SearchAgent::from_spec(spec, options, self, models)?)),
+            AgentSpec::Bridge { argv, limit_ms, .. } => {
+                Ok(Box::new(BridgeAgent::start(spec.to_string(), argv, *limit_ms, &self.rules)?))
+            }
             _ => Err(wrong_game(
                 spec,
                 "texas42",

@@ -33,6 +33,8 @@ pub enum Kind {
     Onnx,
     /// `exec:COMMAND`.
     Exec,
+    /// `bridge:COMMAND`.
+    Bridge,
 }
 
 /// One agent of the grammar.
@@ -261,6 +263,24 @@ pub const AGENTS: &[AgentGrammar] = &[
             key: "limit",
             value: Value::Decimal { shown: "SECONDS", what: "a number of seconds", min: 0.001, max: 86_400.0 },
             default: "10",
+            about: "the time the program has for each decision",
+        }],
+        tail: Some(Tail {
+            shown: "COMMAND",
+            what: "a command line",
+            about: "a program and its arguments, split into words as a shell splits plain words",
+        }),
+    },
+    AgentGrammar {
+        name: "bridge",
+        kind: Kind::Bridge,
+        only: Some("Texas 42"),
+        about: "an outside engine speaking the bridge line protocol of walt (github.com/jasonyandell/texas-42: \
+                walt_bridge, rob_bridge), sent only its seat's dominoes and the plays; plays `--rules dropped30` deals",
+        options: &[OptionGrammar {
+            key: "limit",
+            value: Value::Decimal { shown: "SECONDS", what: "a number of seconds", min: 0.001, max: 86_400.0 },
+            default: "150",
             about: "the time the program has for each decision",
         }],
         tail: Some(Tail {

@@ -44,7 +44,7 @@ pub struct WebArgs {
     #[arg(long, value_name = "PATH|none")]
     pub db: Option<String>,
     /// The folder whose models a page may name in a spec (`model:PATH`, `onnx:PATH`; `none`: no paths)
-    /// [default: the shipped models' folder]. `exec:` specs are never accepted from the page.
+    /// [default: the shipped models' folder]. `exec:` and `bridge:` specs are never accepted from the page.
     #[arg(long, value_name = "DIR|none")]
     pub models: Option<String>,
     /// Games open at most at once from one client address.
