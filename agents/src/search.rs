@@ -16,7 +16,10 @@
 //! impossible). `worlds` worlds are then drawn from the pool in proportion to
 //! their weights (systematic resampling, so a heavy world may come more than
 //! once and counts as often as it comes). With `weighted=off` the `worlds`
-//! worlds are drawn uniformly, as `pimc` draws them.
+//! worlds are drawn uniformly, as `pimc` draws them. An action without a choice
+//! weighs nothing: under `dropped30` every bid and the declaration are forced,
+//! so the auction is no evidence (the declaration still limits the worlds to
+//! those whose bidder declares it, as the sampler draws them).
 //!
 //! # Decisions
 //! - **Bidding** (`bidding=policy`, the default): the policy's most probable

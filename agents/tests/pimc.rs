@@ -380,3 +380,33 @@ fn pimc_timing() {
         println!("  {k:16} n={n:4} mean {:8.1} max {:8.1}", sum / n as f64, max);
     }
 }
+
+#[test]
+fn under_dropped30_sampled_worlds_are_those_whose_bidder_declares_the_declared_trump_and_few_are_lost() {
+    use bones_env::texas42::{dropped30_trump, TRUMP_BLANKS};
+    let game = Texas42::new(Texas42Rules::DROPPED30);
+    let mut rng = AgentRng::seed_from_u64(5);
+    let (mut drawn, mut kept) = (0, 0);
+    for seed in 0..40u64 {
+        let mut st = game.new_state(seed, Episode::Hand);
+        while let Some(seat) = st.current_seat() {
+            let v = st.view(seat);
+            if v.phase == Phase::Playing && v.legal.len() > 1 && v.seat != v.declarer.unwrap() {
+                let sampler = WorldSampler::new(&v);
+                let declared = (v.declaration.unwrap() - TRUMP_BLANKS) as u8;
+                for _ in 0..8 {
+                    drawn += 1;
+                    if let Some(w) = sampler.world(&v, &mut rng) {
+                        kept += 1;
+                        assert_eq!(dropped30_trump(w.dealt[w.declarer as usize]), declared, "seed {seed}");
+                        assert_eq!(w.dealt[seat], st.hand().dealt[seat]);
+                    }
+                }
+            }
+            let legal: Vec<Action> = st.legal_mask().iter().collect();
+            st.apply(legal[rng.random_range(0..legal.len())]).unwrap();
+        }
+    }
+    assert!(drawn > 1000, "{drawn}");
+    assert!(kept * 100 >= drawn * 99, "a world was drawn for {kept} of {drawn} draws");
+}

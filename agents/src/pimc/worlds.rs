@@ -16,7 +16,13 @@
 //! constraints are exactly the conditions under which the public record is legal
 //! for a deal, so every sampled world replays it ([`WorldSampler::world`]
 //! rebuilds each world as a [`Hand`] from the original deal through
-//! `Hand::new`/`apply`, bids, declaration and plays in order).
+//! `Hand::new`/`apply`, bids, declaration and plays in order). One rule adds a
+//! condition they do not hold: under `dropped30` the declaration is forced to
+//! the bidder's best pip by a static key, so it is legal only in the deals whose
+//! bidder has that best pip; [`WorldSampler::world`] draws again (up to
+//! [`DECLARATION_TRIES`] times) until the replay is legal, which keeps the draw
+//! uniform among those deals. The forced bids say nothing (they are legal in
+//! every deal).
 //!
 //! [`WorldSampler`] draws worlds **uniformly** among all consistent deals,
 //! without rejection (the class dealer of `pimc/deal.rs`): the unseen dominoes
@@ -36,6 +42,13 @@ use bones_env::{Action, Domino, DominoSet, IllegalAction, Texas42View};
 
 use super::deal::{Class, ClassDealer};
 use crate::agent::AgentRng;
+
+/// Draws a `dropped30` world is given before it is left out: the
+/// declaration there is a condition on the bidder's hand that the
+/// [`Constraints`] do not hold, so a draw whose bidder would have declared
+/// another trump is drawn again (on a real hand about 3 in 10 draws keep,
+/// rarely under 1 in 20).
+pub const DECLARATION_TRIES: u32 = 256;
 
 /// Dominoes at distance `k` or more from 7 pips.
 fn sevens_at_least(k: u8) -> DominoSet {
@@ -246,10 +259,16 @@ impl WorldSampler {
 
     /// Draws a world and rebuilds it as a [`Hand`] by replaying the view's public
     /// actions from its original deal. `None` only if the replay fails, which
-    /// cannot happen unless the sampler is [`relaxed`](WorldSampler::relaxed).
+    /// cannot happen unless the sampler is [`relaxed`](WorldSampler::relaxed),
+    /// or under `dropped30` (see the module docs) when
+    /// [`DECLARATION_TRIES`] draws in a row had a bidder that declares
+    /// otherwise.
     pub fn world(&self, v: &Texas42View, rng: &mut AgentRng) -> Option<Hand> {
-        let now = self.sample(rng);
-        replay(v, self.deal_of(&now)).ok()
+        let tries = if v.rules.dropped30 && v.declaration.is_some() { DECLARATION_TRIES } else { 1 };
+        (0..tries).find_map(|_| {
+            let now = self.sample(rng);
+            replay(v, self.deal_of(&now)).ok()
+        })
     }
 }
 
