@@ -15,8 +15,8 @@ from bones._aec import BonesAECEnv, OrderEnforcing
 class raw_env(BonesAECEnv):
     """Texas 42 (the unwrapped AEC environment).
 
-    ``rules``: a rules object (dict), a preset name (``"standard"``, ``"full"``)
-    or JSON text; ``episode``: ``"hand"`` (one hand) or ``"game"`` (to 7
+    ``rules``: a rules object (dict), a preset name (``"standard"``, ``"full"``,
+    ``"dropped30"``) or JSON text; ``episode``: ``"hand"`` (one hand) or ``"game"`` (to 7
     marks); ``render_mode``: None or ``"ansi"``; ``max_steps``: truncate after
     that many decisions.
     """

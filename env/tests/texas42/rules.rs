@@ -1445,3 +1445,21 @@ fn dropped30_is_a_preset_and_a_key_that_rules_out_early_end_points_and_variants(
     }
     assert_eq!(bones_env::rules::parse_rules_arg("dropped30").unwrap(), json!({"preset": "dropped30"}));
 }
+
+#[test]
+fn a_dropped30_record_replays_its_forced_auction_and_refuses_any_other() {
+    let hands = hands_json(DROPPED30_DEAL);
+    let rec = json!({"game":"texas42","rules":{"preset":"dropped30"},"hands":hands,
+                     "actions":["30","pass","pass","pass","sixes"]});
+    let (out, ok) = replay_line(&rec.to_string(), 1);
+    assert!(ok, "{out}");
+    assert_eq!((out["result"]["bid"].as_str(), out["result"]["bidder"].as_u64()), (Some("30"), Some(1)));
+    for (actions, index) in
+        [(json!(["31"]), 0), (json!(["30", "31"]), 1), (json!(["30", "pass", "pass", "pass", "fours"]), 4)]
+    {
+        let rec = json!({"game":"texas42","rules":{"dropped30":true},"hands":hands,"actions":actions});
+        let (out, ok) = replay_line(&rec.to_string(), 1);
+        assert!(!ok, "{actions}: {out}");
+        assert_eq!(out["error"]["index"], index, "{actions}: {out}");
+    }
+}
