@@ -4,8 +4,8 @@
 //! continued; and a `VecEnv` on one and two threads ([`run_vec_env`]).
 
 use super::digest::{fingerprint, state_bytes};
-use super::report::{Check, SuiteConfig, SuiteReport};
-use super::state::{first_difference, same_bits, state_checks, transition_checks};
+use super::report::{Check, SuiteConfig, SuiteFailure, SuiteReport};
+use super::state::{check_state, check_transition, first_difference, same_bits};
 use crate::env::Env;
 use crate::game::{Action, Episode, Game, GameState};
 use crate::seed::{mix64, splitmix64};
@@ -30,14 +30,14 @@ pub(super) fn run_episode<G: Game>(
     config: &SuiteConfig,
     report: &mut SuiteReport,
 ) -> Result<(), StepFail> {
-    let at = |step: usize| move |(c, m): (Check, String)| (c, m, step);
+    let at = |step: usize| move |f: SuiteFailure| (f.check, f.message, step);
     let mut buf = vec![0.0f32; game.obs_len()];
     let mut st = game.new_state(deal_seed, episode);
     let mut rng = mix64(deal_seed ^ CHOOSER);
     let mut actions: Vec<Action> = Vec::new();
     let mut prints = vec![fingerprint(game, &st, &mut buf)];
     let mut rewards = [0.0f64; 4];
-    state_checks(game, &st, config, mix64(deal_seed ^ RESAMPLE), report).map_err(at(0))?;
+    check_state(game, &st, config, mix64(deal_seed ^ RESAMPLE), report).map_err(at(0))?;
     while !st.is_terminal() {
         let step = actions.len();
         if step >= config.max_steps {
@@ -64,8 +64,8 @@ pub(super) fn run_episode<G: Game>(
         for (t, r) in rewards.iter_mut().zip(st.rewards()) {
             *t += r as f64;
         }
-        transition_checks(game, &before, a, &st).map_err(at(step + 1))?;
-        state_checks(game, &st, config, mix64(deal_seed ^ RESAMPLE ^ (step as u64 + 1)), report)
+        check_transition(game, &before, a, &st).map_err(at(step + 1))?;
+        check_state(game, &st, config, mix64(deal_seed ^ RESAMPLE ^ (step as u64 + 1)), report)
             .map_err(at(step + 1))?;
         prints.push(fingerprint(game, &st, &mut buf));
     }

@@ -15,16 +15,15 @@ use crate::view::SeatView;
 /// Action ids tried on every state beyond `0..64`.
 const FAR_IDS: [Action; 6] = [64, 100, 255, 256, 1 << 20, usize::MAX];
 
-type Fail = (Check, String);
-
-fn fail<T>(check: Check, message: String) -> Result<T, Fail> {
-    Err((check, message))
+/// A failure of `check` in `game` (its label is written only when one fails).
+fn fail<G: Game, T>(game: &G, check: Check, message: String) -> Result<T, SuiteFailure> {
+    Err(SuiteFailure::new(game_label(game), check, message))
 }
 
 macro_rules! ensure {
-    ($cond:expr, $check:expr, $($msg:tt)+) => {
+    ($game:expr, $cond:expr, $check:expr, $($msg:tt)+) => {
         if !$cond {
-            return fail($check, format!($($msg)+));
+            return fail($game, $check, format!($($msg)+));
         }
     };
 }
@@ -42,36 +41,11 @@ macro_rules! ensure {
 /// `report`.
 pub fn check_state<G: Game>(
     game: &G,
-    state: &G::State,
-    config: &SuiteConfig,
-    seed: u64,
-    report: &mut SuiteReport,
-) -> Result<(), SuiteFailure> {
-    state_checks(game, state, config, seed, report).map_err(|(check, m)| SuiteFailure::new(game_label(game), check, m))
-}
-
-/// Checks one transition of `game` (`before` --`action`--> `after`, which
-/// `apply` accepted): where both states account for their dominoes and the
-/// action did not end the deal, the deal's dominoes stay the same, the
-/// played ones stay played, only the seat that acted changed its hand
-/// (losing what it played, gaining what it drew from the front of the
-/// boneyard).
-pub fn check_transition<G: Game>(
-    game: &G,
-    before: &G::State,
-    action: Action,
-    after: &G::State,
-) -> Result<(), SuiteFailure> {
-    transition_checks(game, before, action, after).map_err(|(check, m)| SuiteFailure::new(game_label(game), check, m))
-}
-
-pub(super) fn state_checks<G: Game>(
-    game: &G,
     st: &G::State,
     config: &SuiteConfig,
     seed: u64,
     report: &mut SuiteReport,
-) -> Result<(), Fail> {
+) -> Result<(), SuiteFailure> {
     report.states += 1;
     let players = game.num_players();
     let mask = st.legal_mask();
@@ -79,6 +53,7 @@ pub(super) fn state_checks<G: Game>(
     // Termination and seats.
     if game.num_actions() < 64 {
         ensure!(
+            game,
             mask.0 >> game.num_actions() == 0,
             Check::LegalMask,
             "the mask {mask:?} holds ids past the {} actions",
@@ -86,24 +61,27 @@ pub(super) fn state_checks<G: Game>(
         );
     }
     ensure!(
+        game,
         st.is_terminal() == mask.is_empty() && st.is_terminal() == seat.is_none(),
         Check::Termination,
         "terminal {}, mask {mask:?}, seat to act {seat:?}: a state is terminal exactly when no one acts",
         st.is_terminal()
     );
-    ensure!(seat.is_none_or(|s| s < players), Check::Termination, "seat {seat:?} acts in a game of {players}");
+    ensure!(game, seat.is_none_or(|s| s < players), Check::Termination, "seat {seat:?} acts in a game of {players}");
     if st.is_terminal() {
-        ensure!(st.finished_deal().is_some(), Check::Termination, "a terminal state has no finished deal");
+        ensure!(game, st.finished_deal().is_some(), Check::Termination, "a terminal state has no finished deal");
     }
     if let Some(d) = st.finished_deal() {
         let sides = game.num_sides();
         ensure!(
+            game,
             d.win.iter().all(|w| (0.0..=1.0).contains(w)) && d.win.iter().sum::<f64>() <= 1.0 + 1e-9,
             Check::Termination,
             "the finished deal's win shares {:?} are not shares of one win",
             d.win
         );
         ensure!(
+            game,
             d.score[sides..].iter().chain(&d.win[sides..]).all(|&x| x == 0.0),
             Check::Termination,
             "the finished deal scores sides past the {sides}: {d:?}"
@@ -115,43 +93,57 @@ pub(super) fn state_checks<G: Game>(
         let mut c = st.clone();
         match c.apply(a) {
             Ok(()) => {
-                ensure!(mask.contains(a), Check::LegalMask, "id {a} is not in the mask {mask:?} but apply took it")
+                ensure!(
+                    game,
+                    mask.contains(a),
+                    Check::LegalMask,
+                    "id {a} is not in the mask {mask:?} but apply took it"
+                )
             }
             Err(e) => {
                 ensure!(
+                    game,
                     !mask.contains(a),
                     Check::LegalMask,
                     "id {a} is in the mask {mask:?} but apply refused it: {e}"
                 );
                 ensure!(
+                    game,
                     e.action == a && e.legal == mask,
                     Check::LegalMask,
                     "refusing id {a} reported id {} and legal {:?}, not the mask {mask:?}",
                     e.action,
                     e.legal
                 );
-                ensure!(state_bytes(&c) == bytes, Check::LegalMask, "refusing id {a} changed the state");
+                ensure!(game, state_bytes(&c) == bytes, Check::LegalMask, "refusing id {a} changed the state");
             }
         }
     }
     // Rewards.
     let r = st.rewards();
-    ensure!(r.iter().all(|x| x.is_finite()), Check::ZeroSum, "rewards {r:?} are not finite");
-    ensure!(r[players.min(4)..].iter().all(|&x| x == 0.0), Check::ZeroSum, "absent seats are rewarded: {r:?}");
+    ensure!(game, r.iter().all(|x| x.is_finite()), Check::ZeroSum, "rewards {r:?} are not finite");
+    ensure!(game, r[players.min(4)..].iter().all(|&x| x == 0.0), Check::ZeroSum, "absent seats are rewarded: {r:?}");
     if config.zero_sum {
         let mut side_reward = [None::<f32>; 4];
         for (s, &x) in r.iter().enumerate().take(players) {
             let side = game.team_of(s);
-            ensure!(side < game.num_sides(), Check::ZeroSum, "seat {s} plays for side {side} of {}", game.num_sides());
+            ensure!(
+                game,
+                side < game.num_sides(),
+                Check::ZeroSum,
+                "seat {s} plays for side {side} of {}",
+                game.num_sides()
+            );
             match side_reward[side] {
                 None => side_reward[side] = Some(x),
-                Some(y) => ensure!(y == x, Check::ZeroSum, "seats of side {side} get different rewards: {r:?}"),
+                Some(y) => ensure!(game, y == x, Check::ZeroSum, "seats of side {side} get different rewards: {r:?}"),
             }
         }
         let sum: f32 = side_reward.iter().flatten().sum();
         let size: f32 = side_reward.iter().flatten().map(|x| x.abs()).sum();
         let balanced = sum.abs() <= 8.0 * f32::EPSILON * size;
         ensure!(
+            game,
             balanced,
             Check::ZeroSum,
             "the sides' rewards {side_reward:?} add up to {sum}, not zero (rewards {r:?})"
@@ -163,11 +155,17 @@ pub(super) fn state_checks<G: Game>(
     for s in 0..players {
         a.fill(f32::NAN);
         st.observe(s, &mut a);
-        ensure!(a.iter().all(|x| x.is_finite()), Check::ViewObservation, "seat {s}'s observation is not all written");
+        ensure!(
+            game,
+            a.iter().all(|x| x.is_finite()),
+            Check::ViewObservation,
+            "seat {s}'s observation is not all written"
+        );
         let view = st.view(s);
-        ensure!(view.seat() == s, Check::ViewObservation, "the view of seat {s} says seat {}", view.seat());
+        ensure!(game, view.seat() == s, Check::ViewObservation, "the view of seat {s} says seat {}", view.seat());
         let legal = if seat == Some(s) { mask } else { ActionMask::EMPTY };
         ensure!(
+            game,
             view.legal() == legal,
             Check::ViewObservation,
             "seat {s}'s view has legal actions {:?}, not {legal:?}",
@@ -175,18 +173,14 @@ pub(super) fn state_checks<G: Game>(
         );
         b.fill(f32::NAN);
         view.observe(&mut b);
-        ensure!(
-            same_bits(&a, &b),
-            Check::ViewObservation,
-            "seat {s}'s view observes {}",
-            first_difference(game, &a, &b)
-        );
+        same_observation(game, &a, &b, Check::ViewObservation, format_args!("seat {s}'s view observes "))?;
     }
     // The dominoes.
     if let Some(ledger) = st.dominoes() {
         report.ledgers += 1;
-        check_ledger(&ledger, players).map_err(|m| (Check::Dominoes, m))?;
+        check_ledger(&ledger, players).or_else(|m| fail(game, Check::Dominoes, m))?;
         ensure!(
+            game,
             ledger.hands == st.seat_hands(),
             Check::Dominoes,
             "the ledger's hands {:?} are not the seat hands {:?}",
@@ -202,14 +196,16 @@ pub(super) fn state_checks<G: Game>(
             report.resamples += 1;
             let alt_hands = alt.seat_hands();
             let what = format!("a resample of what seat {s} cannot see (hands {hands:?} -> {alt_hands:?})");
-            ensure!(alt_hands[s] == hands[s], Check::HiddenInformation, "{what} changed seat {s}'s own hand");
+            ensure!(game, alt_hands[s] == hands[s], Check::HiddenInformation, "{what} changed seat {s}'s own hand");
             ensure!(
+                game,
                 alt.current_seat() == seat && alt.is_terminal() == st.is_terminal(),
                 Check::HiddenInformation,
                 "{what} changed the seat to act or the end"
             );
             if seat == Some(s) {
                 ensure!(
+                    game,
                     alt.legal_mask() == mask,
                     Check::HiddenInformation,
                     "{what} changed the acting seat's legal actions {mask:?} -> {:?}",
@@ -218,18 +214,20 @@ pub(super) fn state_checks<G: Game>(
             }
             st.observe(s, &mut a);
             alt.observe(s, &mut b);
+            same_observation(game, &a, &b, Check::HiddenInformation, format_args!("{what} changed its observation: "))?;
+            alt.view(s).observe(&mut b);
             ensure!(
+                game,
                 same_bits(&a, &b),
                 Check::HiddenInformation,
-                "{what} changed its observation: {}",
-                first_difference(game, &a, &b)
+                "{what}: the resampled view observes differently"
             );
-            alt.view(s).observe(&mut b);
-            ensure!(same_bits(&a, &b), Check::HiddenInformation, "{what}: the resampled view observes differently");
             let boneyard_changed = match (st.dominoes(), alt.dominoes()) {
                 (Some(l), Some(m)) => {
-                    check_ledger(&m, players).map_err(|e| (Check::HiddenInformation, format!("{what}: {e}")))?;
+                    check_ledger(&m, players)
+                        .or_else(|e| fail(game, Check::HiddenInformation, format!("{what}: {e}")))?;
                     ensure!(
+                        game,
                         l.played == m.played && l.set == m.set,
                         Check::HiddenInformation,
                         "{what} changed the dominoes played"
@@ -245,11 +243,16 @@ pub(super) fn state_checks<G: Game>(
             for o in (0..players).filter(|&o| alt_hands[o] != hands[o]) {
                 st.observe(o, &mut a);
                 alt.observe(o, &mut b);
-                ensure!(!same_bits(&a, &b), Check::HiddenInformation, "{what}: seat {o} does not see its own hand");
+                ensure!(
+                    game,
+                    !same_bits(&a, &b),
+                    Check::HiddenInformation,
+                    "{what}: seat {o} does not see its own hand"
+                );
             }
             if let Some(x) = alt.legal_mask().iter().next() {
                 let mut next = alt.clone();
-                ensure!(next.apply(x).is_ok(), Check::HiddenInformation, "{what} does not play on");
+                ensure!(game, next.apply(x).is_ok(), Check::HiddenInformation, "{what} does not play on");
             }
         }
     }
@@ -282,22 +285,29 @@ fn check_ledger(l: &DominoLedger, players: usize) -> Result<(), String> {
     Ok(())
 }
 
-pub(super) fn transition_checks<G: Game>(
+/// Checks one transition of `game` (`before` --`action`--> `after`, which
+/// `apply` accepted): where both states account for their dominoes and the
+/// action did not end the deal, the deal's dominoes stay the same, the
+/// played ones stay played, only the seat that acted changed its hand
+/// (losing what it played, gaining what it drew from the front of the
+/// boneyard).
+pub fn check_transition<G: Game>(
     game: &G,
     before: &G::State,
     action: Action,
     after: &G::State,
-) -> Result<(), Fail> {
+) -> Result<(), SuiteFailure> {
     let (Some(l), Some(m)) = (before.dominoes(), after.dominoes()) else { return Ok(()) };
     if after.finished_deal().is_some() && !after.is_terminal() {
         return Ok(()); // a new deal was dealt
     }
     let mover = before.current_seat().expect("an action was applied");
     let name = game.action_name(action);
-    ensure!(m.set == l.set, Check::Dominoes, "`{name}` changed the deal's dominoes {:?} -> {:?}", l.set, m.set);
-    ensure!(m.played & l.played == l.played, Check::Dominoes, "`{name}` took back played dominoes");
+    ensure!(game, m.set == l.set, Check::Dominoes, "`{name}` changed the deal's dominoes {:?} -> {:?}", l.set, m.set);
+    ensure!(game, m.played & l.played == l.played, Check::Dominoes, "`{name}` took back played dominoes");
     let newly = m.played - l.played;
     ensure!(
+        game,
         newly & l.hands[mover] == newly,
         Check::Dominoes,
         "`{name}` put {newly:?} on the table, not from seat {mover}'s hand {:?}",
@@ -305,11 +315,17 @@ pub(super) fn transition_checks<G: Game>(
     );
     for s in 0..4 {
         if s != mover {
-            ensure!(m.hands[s] == l.hands[s], Check::Dominoes, "`{name}` by seat {mover} changed seat {s}'s hand");
+            ensure!(
+                game,
+                m.hands[s] == l.hands[s],
+                Check::Dominoes,
+                "`{name}` by seat {mover} changed seat {s}'s hand"
+            );
         }
     }
     let drawn = l.boneyard.len() - m.boneyard.len().min(l.boneyard.len());
     ensure!(
+        game,
         m.boneyard.len() <= l.boneyard.len() && l.boneyard[drawn..] == m.boneyard[..],
         Check::Dominoes,
         "`{name}` changed the boneyard other than by drawing from its front"
@@ -317,11 +333,25 @@ pub(super) fn transition_checks<G: Game>(
     let gained = m.hands[mover] - l.hands[mover];
     let from_boneyard: DominoSet = l.boneyard[..drawn].iter().copied().collect();
     ensure!(
+        game,
         gained == from_boneyard && l.hands[mover] - m.hands[mover] == newly,
         Check::Dominoes,
         "`{name}`: seat {mover} gained {gained:?} (drew {from_boneyard:?}) and lost {:?} (played {newly:?})",
         l.hands[mover] - m.hands[mover]
     );
+    Ok(())
+}
+
+/// Fails with `check` where the observations `a` and `b` differ, the message
+/// `before` then the first segment that differs.
+fn same_observation<G: Game>(
+    game: &G,
+    a: &[f32],
+    b: &[f32],
+    check: Check,
+    before: std::fmt::Arguments,
+) -> Result<(), SuiteFailure> {
+    ensure!(game, same_bits(a, b), check, "{before}{}", first_difference(game, a, b));
     Ok(())
 }
 
