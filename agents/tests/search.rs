@@ -65,6 +65,12 @@ fn agent(slope: f32, options: SearchOptions) -> SearchAgent {
     SearchAgent::new(Box::new(Slope { slope, num_actions: g.num_actions() }), options, g.obs_len())
 }
 
+/// [`seat0_positions`], each with the random stream it is searched with
+/// (seeded by its index).
+fn seeded_positions(hands: u64) -> impl Iterator<Item = (AgentRng, Hand, Texas42View)> {
+    seat0_positions(hands).into_iter().enumerate().map(|(i, (h, v))| (AgentRng::seed_from_u64(i as u64), h, v))
+}
+
 /// Decision points of `hands` hands in which seats 1..=3 play the highest legal
 /// action and seat 0 a random one: `(hand, view of seat 0)` at each of seat 0's
 /// turns.
@@ -296,9 +302,8 @@ fn after_its_first_n_tricks_search_plays_the_policys_most_probable_play() {
 fn every_weighed_world_replays_the_public_record() {
     let mut search = agent(0.5, SearchOptions { worlds: 4, pool: 12, ..SearchOptions::default() });
     let mut checked = 0;
-    for (i, (real, v)) in seat0_positions(6).into_iter().enumerate() {
+    for (mut rng, real, v) in seeded_positions(6) {
         let cons = Constraints::from_view(&v);
-        let mut rng = AgentRng::seed_from_u64(i as u64);
         let pool = search.weighted_pool(&v, &mut rng);
         assert_eq!(pool.len(), 12);
         for (w, log_w) in &pool {
@@ -373,14 +378,13 @@ fn declaration_candidates_come_from_the_policy() {
     // bidding, only it is a candidate, so it is declared without search.
     let mut search = agent(40.0, SearchOptions { worlds: 2, pool: 2, ..SearchOptions::default() });
     let mut seen = 0;
-    for (i, (_, v)) in seat0_positions(40).into_iter().enumerate() {
+    for (mut rng, _, v) in seeded_positions(40) {
         if v.phase != bones_env::texas42::Phase::Declaring {
             continue;
         }
         let probs = search.policy_probs(&v);
         let sum: f32 = probs.iter().map(|p| p.1).sum();
         assert!((sum - 1.0).abs() < 1e-4, "probabilities over the legal actions sum to 1: {sum}");
-        let mut rng = AgentRng::seed_from_u64(i as u64);
         assert_eq!(search.act(&v, &mut rng), v.legal.iter().last().unwrap());
         seen += 1;
     }

@@ -16,6 +16,15 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
+/// The smoke config cut to 40 hands of Texas 42, trained into the fresh
+/// folder `tmp(name)`: the config and the folder.
+fn smoke_run(name: &str) -> (TrainConfig, PathBuf) {
+    let cfg = TrainConfig::load("smoke").unwrap().with(|c| c.run.total_hands = 40);
+    let out = tmp(name);
+    train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    (cfg, out)
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
@@ -146,9 +155,7 @@ fn a_damaged_latest_checkpoint_is_passed_over_for_the_one_before_and_the_run_sti
 
 #[test]
 fn every_file_of_a_checkpoint_damaged_in_turn_is_refused_by_name() {
-    let cfg = TrainConfig::load("smoke").unwrap().with(|c| c.run.total_hands = 40);
-    let out = tmp("fuzz");
-    train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    let (cfg, out) = smoke_run("fuzz");
     let dir = checkpoint::latest(&out.join("checkpoints")).unwrap();
     let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
     let files: Vec<String> = serde_json::from_str::<serde_json::Value>(&manifest).unwrap()["files"]
@@ -186,9 +193,7 @@ fn every_file_of_a_checkpoint_damaged_in_turn_is_refused_by_name() {
 
 #[test]
 fn a_run_resumes_with_other_games_or_as_an_actor_learner_dealing_new_games() {
-    let cfg = TrainConfig::load("smoke").unwrap().with(|c| c.run.total_hands = 40);
-    let out = tmp("reshaped");
-    train(Texas42::default(), &cfg, &out, false, Device::flex(), &mut ()).unwrap();
+    let (cfg, out) = smoke_run("reshaped");
     // The checkpoint's 8 games are not 12: the resumed run deals 12 new ones.
     let wider = cfg.clone().with(|c| {
         c.ppo.num_envs = 12;
