@@ -155,7 +155,7 @@ fn a_damaged_latest_checkpoint_is_passed_over_for_the_one_before_and_the_run_sti
 
 #[test]
 fn every_file_of_a_checkpoint_damaged_in_turn_is_refused_by_name() {
-    let (cfg, out) = smoke_run("fuzz");
+    let (_, out) = smoke_run("fuzz");
     let dir = checkpoint::latest(&out.join("checkpoints")).unwrap();
     let manifest = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
     let files: Vec<String> = serde_json::from_str::<serde_json::Value>(&manifest).unwrap()["files"]
