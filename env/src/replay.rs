@@ -76,11 +76,7 @@ pub fn replay_line(line: &str, line_no: usize) -> (Value, bool) {
 /// assert_eq!(load_record(&record, ToMove).unwrap(), ("texas42", Some(3)));
 /// ```
 pub fn load_record<V: RecordVisitor>(record: &Value, visitor: V) -> Result<V::Output, RecordError> {
-    let mut record = match record {
-        Value::Object(m) => m.clone(),
-        other => return Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
-    };
-    run(&mut record, visitor).map(|(out, _)| out)
+    run(&mut object(record)?, visitor).map(|(out, _)| out)
 }
 
 /// The registered game a record names (its `game`; default rules: what the
@@ -99,37 +95,17 @@ pub fn load_record<V: RecordVisitor>(record: &Value, visitor: V) -> Result<V::Ou
 /// assert_eq!(to_move, Some(1));
 /// ```
 pub fn record_game(record: &Value) -> Result<AnyGame, RecordError> {
-    match record {
-        Value::Object(m) => match m.get("game") {
-            Some(Value::String(name)) => AnyGame::new(name, None, None)
-                .map_err(|_| RecordError::record(format!("unknown game `{name}`: expected {}", game_names()))),
-            Some(v) => {
-                Err(RecordError::record(format!("bad `game` {v}: expected {}", names_or(|n| format!("\"{n}\"")))))
-            }
-            None => Err(RecordError::record(format!(
-                "missing `game`: expected {}",
-                names_or(|n| format!("\"game\":\"{n}\""))
-            ))),
-        },
-        other => Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
-    }
+    let name = game_name(&object(record)?)?;
+    AnyGame::new(&name, None, None)
+        .map_err(|_| RecordError::record(format!("unknown game `{name}`: expected {}", game_names())))
 }
 
 /// Replays `record`, a record of the game `kind` is (by its type; see
 /// [`record_game`]): the record's game (its own rules) and final state.
 pub fn load_record_of<G: Game>(kind: &G, record: &Value) -> Result<(G, G::State), RecordError> {
     let _ = kind;
-    let mut record = match record {
-        Value::Object(m) => m.clone(),
-        other => {
-            return Err(RecordError::record(format!(
-                "a record must be a JSON object, got {}",
-                crate::record::json::kind(other)
-            )))
-        }
-    };
-    record.remove("result");
-    record.remove("error");
+    let mut record = object(record)?;
+    drop_output(&mut record);
     let (game, state, _) = G::replay_record(&mut record)?;
     Ok((game, state))
 }
@@ -137,15 +113,34 @@ pub fn load_record_of<G: Game>(kind: &G, record: &Value) -> Result<(G, G::State)
 /// Replays a record object (dropping its annotations): the visitor's output on
 /// its game and final state, and the `result` object.
 fn run<V: RecordVisitor>(record: &mut Map<String, Value>, visitor: V) -> Result<(V::Output, Value), RecordError> {
-    record.remove("result");
-    record.remove("error");
+    drop_output(record);
+    let name = game_name(record)?;
+    replay_record(&name, record, visitor)
+}
+
+/// A record's object (a copy), or the error of a record that is not one.
+fn object(record: &Value) -> Result<Map<String, Value>, RecordError> {
+    match record {
+        Value::Object(m) => Ok(m.clone()),
+        other => Err(RecordError::record(format!("a record must be a JSON object, got {}", kind(other)))),
+    }
+}
+
+/// The name a record's `game` gives, or why it gives none.
+fn game_name(record: &Map<String, Value>) -> Result<String, RecordError> {
     match record.get("game") {
-        Some(Value::String(name)) => replay_record(&name.clone(), record, visitor),
+        Some(Value::String(name)) => Ok(name.clone()),
         Some(v) => Err(RecordError::record(format!("bad `game` {v}: expected {}", names_or(|n| format!("\"{n}\""))))),
         None => {
             Err(RecordError::record(format!("missing `game`: expected {}", names_or(|n| format!("\"game\":\"{n}\"")))))
         }
     }
+}
+
+/// Drops what a replay writes (`result`, `error`) before replaying.
+fn drop_output(record: &mut Map<String, Value>) {
+    record.remove("result");
+    record.remove("error");
 }
 
 /// A record of any registered game, typed: one variant per record shape. It
